@@ -1,0 +1,95 @@
+// Wrappers around libmicrohttpd's variadic calls, which Swift cannot import.
+#ifndef LARDER_CMICROHTTPD_SHIM_H
+#define LARDER_CMICROHTTPD_SHIM_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Receives one formatted libmicrohttpd log line.
+typedef void (*larder_log_fn)(void *context, const char *message);
+
+/// Where libmicrohttpd's log lines go; owned by the Swift server, alive as long as the daemon.
+struct larder_log_sink {
+    larder_log_fn fn;
+    void *context;
+};
+
+/// The daemon options Larder sets, passed to MHD as one MHD_OPTION_ARRAY.
+struct larder_daemon_options {
+    unsigned int thread_pool_size;
+    unsigned int connection_timeout_seconds;
+    unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
+    size_t connection_memory_limit;
+    unsigned int listen_backlog;
+    const struct sockaddr *bind_address;
+    MHD_RequestCompletedCallback completed;
+    void *completed_context;
+    void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection);
+    void *uri_log_context;
+    struct larder_log_sink *log_sink;
+};
+
+static void larder_mhd_log_trampoline(void *cls, const char *format, va_list ap) {
+    char line[512];
+    vsnprintf(line, sizeof line, format, ap);
+    size_t length = strlen(line);
+    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) {
+        line[--length] = '\0';
+    }
+    struct larder_log_sink *sink = (struct larder_log_sink *)cls;
+    sink->fn(sink->context, line);
+}
+
+// Leaves the URL and query arguments percent-encoded: Larder decodes them itself, segment by
+// segment, so an encoded '/' or NUL is seen and judged instead of silently decoded by MHD.
+static size_t larder_unescape_identity(void *cls, struct MHD_Connection *connection, char *value) {
+    (void)cls;
+    (void)connection;
+    return strlen(value);
+}
+
+static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
+                                                     const struct larder_daemon_options *o,
+                                                     MHD_AccessHandlerCallback handler,
+                                                     void *handler_context) {
+    struct MHD_OptionItem ops[16];
+    int i = 0;
+    // The logger goes first, so libmicrohttpd reports problems with the later options through it.
+    if (o->log_sink != NULL) {
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)&larder_mhd_log_trampoline, o->log_sink};
+    }
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)o->thread_pool_size, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)o->connection_timeout_seconds, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)o->connection_limit, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)o->per_ip_connection_limit, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->connection_memory_limit, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)o->listen_backlog, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&larder_unescape_identity, NULL};
+    if (o->bind_address != NULL) {
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)o->bind_address};
+    }
+    if (o->completed != NULL) {
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)o->completed, o->completed_context};
+    }
+    if (o->uri_log != NULL) {
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)o->uri_log, o->uri_log_context};
+    }
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+/// The port the daemon really listens on (the answer to `--port 0`), or 0 if unknown.
+static inline uint16_t larder_daemon_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+#endif

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+
+extension Configuration {
+    /// Builds the configuration from flags (which win) and `LARDER_*` variables, validating every value.
+    public static func resolve(
+        flags: [Setting: String], environment: [String: String], cores: Int
+    ) throws(ConfigurationError) -> Configuration {
+        let resolver = Resolver(flags: flags, environment: environment)
+        var configuration = Configuration(cores: cores)
+        try resolver.apply(.host, to: &configuration.host, HostValidation.check)
+        try resolver.apply(.port, to: &configuration.port) { try integer($0, in: 0...65535, "is not a port number (0-65535)") }
+        try resolver.apply(.cacheDir, to: &configuration.cacheDirectory) { try nonEmpty($0) }
+        try resolver.apply(.ratesTTL, to: &configuration.ratesTTL) { try duration($0) }
+        try resolver.apply(.documentsTTL, to: &configuration.documentsTTL) { try duration($0) }
+        try resolver.apply(.clientTimeout, to: &configuration.clientTimeout) { try duration($0, atMost: .seconds(86400)) }
+        try resolver.apply(.threads, to: &configuration.threads) { try integer($0, in: 1...1024, "is not a thread count (1-1024)") }
+        try resolver.apply(.maxConnections, to: &configuration.maxConnections) {
+            try integer($0, in: 1...1_000_000, "is not a connection count (1-1000000)")
+        }
+        try resolver.apply(.maxConnectionsPerIP, to: &configuration.maxConnectionsPerIP) {
+            try integer($0, in: 1...1_000_000, "is not a connection count (1-1000000)")
+        }
+        try resolver.apply(.logLevel, to: &configuration.logLevel) {
+            try choice($0, Logger.Level.allCases.map { ($0.rawValue, $0) })
+        }
+        try resolver.apply(.logFormat, to: &configuration.logFormat) { try choice($0, LogFormat.allCases.map { ($0.rawValue, $0) }) }
+        var adminToken: String?
+        try resolver.apply(.adminToken, to: &adminToken) { try token($0) }
+        configuration.adminToken = adminToken
+
+        var ratesFormat = RatesFormat.auto
+        try resolver.apply(.ratesFormat, to: &ratesFormat) { try choice($0, RatesFormat.allCases.map { ($0.rawValue, $0) }) }
+        var ratesURL: String?
+        try resolver.apply(.ratesURL, to: &ratesURL) { try upstreamURL($0) }
+        configuration.rates = ratesURL.map { UpstreamResource(url: $0, format: ratesFormat) }
+
+        var documentsFormat = DocumentsFormat.auto
+        try resolver.apply(.documentsFormat, to: &documentsFormat) {
+            try choice($0, DocumentsFormat.allCases.map { ($0.rawValue, $0) })
+        }
+        var documentsURL: String?
+        try resolver.apply(.documentsURL, to: &documentsURL) { try upstreamURL($0) }
+        configuration.documents = documentsURL.map { UpstreamResource(url: $0, format: documentsFormat) }
+        return configuration
+    }
+}
+
+/// Picks each setting's raw value (flag first, then environment) and names its source in errors.
+private struct Resolver {
+    let flags: [Setting: String]
+    let environment: [String: String]
+
+    /// A problem found in a value, before it is known which flag or variable it came from.
+    struct Problem: Error {
+        let text: String
+        init(_ text: String) { self.text = text }
+    }
+
+    func apply<Value>(
+        _ setting: Setting, to target: inout Value, _ parse: (String) throws -> Value
+    ) throws(ConfigurationError) {
+        let raw: String
+        let fromEnvironment: Bool
+        if let flag = flags[setting] {
+            (raw, fromEnvironment) = (flag, false)
+        } else if let variable = environment[setting.environmentVariable] {
+            (raw, fromEnvironment) = (variable, true)
+        } else {
+            return
+        }
+        do {
+            target = try parse(raw)
+        } catch {
+            let problem = (error as? Problem)?.text ?? String(describing: error)
+            throw ConfigurationError(setting: setting, fromEnvironment: fromEnvironment, value: raw, problem: problem)
+        }
+    }
+}
+
+private typealias Problem = Resolver.Problem
+
+private func integer(_ raw: String, in range: ClosedRange<Int>, _ problem: String) throws(Problem) -> Int {
+    guard let value = Int(raw), range.contains(value) else { throw Problem(problem) }
+    return value
+}
+
+private func nonEmpty(_ raw: String) throws(Problem) -> String {
+    guard !raw.isEmpty else { throw Problem("must not be empty") }
+    return raw
+}
+
+private func duration(_ raw: String, atMost limit: Duration = .seconds(365 * 86400)) throws(Problem) -> Duration {
+    guard let value = DurationParser.parse(raw) else {
+        throw Problem("is not a duration (use 90s, 15m, 1h, 2d or a number of seconds)")
+    }
+    guard value > .zero, value <= limit else {
+        throw Problem("is out of range (more than 0, at most \(limit.components.seconds)s)")
+    }
+    return value
+}
+
+private func choice<Value>(_ raw: String, _ options: [(String, Value)]) throws(Problem) -> Value {
+    guard let match = options.first(where: { $0.0 == raw.lowercased() }) else {
+        throw Problem("is not one of: \(options.map(\.0).joined(separator: ", "))")
+    }
+    return match.1
+}
+
+private func token(_ raw: String) throws(Problem) -> String {
+    guard !raw.isEmpty, raw.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+        throw Problem("must be non-empty printable ASCII without spaces")
+    }
+    return raw
+}
+
+private func upstreamURL(_ raw: String) throws(Problem) -> String {
+    guard let components = URLComponents(string: raw), let scheme = components.scheme?.lowercased() else {
+        throw Problem("is not a URL")
+    }
+    guard scheme == "http" || scheme == "https" else { throw Problem("must be an http or https URL") }
+    guard let host = components.host, !host.isEmpty else { throw Problem("has no host") }
+    return raw
+}
+
+private enum HostValidation {
+    /// A host is good when it resolves to an address a server socket can bind.
+    static func check(_ raw: String) throws(Problem) -> String {
+        guard !raw.isEmpty else { throw Problem("must not be empty") }
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(raw, nil, &hints, &result)
+        if let result { freeaddrinfo(result) }
+        guard status == 0 else { throw Problem("is not an address or a resolvable host name") }
+        return raw
+    }
+}

@@ -1,0 +1,53 @@
+import Logging
+
+/// Everything `larder serve` is told, validated once at start; later modules read it and never parse again.
+public struct Configuration: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var cacheDirectory = "./larder-cache"
+    /// nil when `--rates-url` is not set: the rates routes are disabled.
+    public var rates: UpstreamResource<RatesFormat>?
+    public var ratesTTL: Duration = .seconds(3600)
+    /// nil when `--documents-url` is not set: the documents routes are disabled.
+    public var documents: UpstreamResource<DocumentsFormat>?
+    public var documentsTTL: Duration = .seconds(900)
+    /// When set, POST routes need `Authorization: Bearer <token>`.
+    public var adminToken: String?
+    public var threads: Int
+    public var logLevel: Logger.Level = .info
+    public var logFormat: LogFormat = .text
+    public var clientTimeout: Duration = .seconds(30)
+    public var maxConnections = 4096
+    public var maxConnectionsPerIP = 1024
+
+    /// The defaults of SPEC §2, with one worker thread per core.
+    public init(cores: Int) {
+        threads = max(1, cores)
+    }
+}
+
+/// An upstream URL and the format its body is read as.
+public struct UpstreamResource<Format: Sendable & Equatable>: Sendable, Equatable {
+    public var url: String
+    public var format: Format
+
+    public init(url: String, format: Format) {
+        self.url = url
+        self.format = format
+    }
+}
+
+/// How `--rates-url` bodies are read (SPEC §5).
+public enum RatesFormat: String, Sendable, CaseIterable {
+    case auto, ecb, pipe, json
+}
+
+/// How `--documents-url` indexes are read (SPEC §5).
+public enum DocumentsFormat: String, Sendable, CaseIterable {
+    case auto, xml, json
+}
+
+/// The shape of log lines on standard error.
+public enum LogFormat: String, Sendable, CaseIterable {
+    case text, json
+}

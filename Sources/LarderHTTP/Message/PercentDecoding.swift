@@ -1,0 +1,35 @@
+/// Decodes `%XX` escapes (and `+` as space in query components) into UTF-8 text.
+///
+/// Strict on purpose: a malformed escape, invalid UTF-8, or a NUL or other control character is
+/// refused rather than guessed at, and decoding happens exactly once.
+enum PercentDecoding {
+    static func decode(_ raw: Substring, plusIsSpace: Bool) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        var iterator = raw.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusIsSpace:
+                bytes.append(UInt8(ascii: " "))
+            default:
+                bytes.append(byte)
+            }
+        }
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

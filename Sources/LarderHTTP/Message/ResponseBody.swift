@@ -1,0 +1,56 @@
+import Glibc
+
+/// What a response sends after its headers.
+public enum ResponseBody: Sendable {
+    case empty
+    /// Bytes prepared once and shared, sent without a copy.
+    case bytes(SharedBytes)
+    /// A region of an open file, sent with sendfile; the response owns and closes the descriptor.
+    case file(FileRegion)
+    /// Bytes produced on demand by a reader, for bodies that are neither in memory nor a plain file.
+    case stream(StreamBody)
+
+    /// A body of the UTF-8 bytes of a string (allocated per call: for answers that are not hot).
+    public static func string(_ text: String) -> ResponseBody {
+        .bytes(SharedBytes(text))
+    }
+}
+
+/// An open file descriptor and the byte range of it to send.
+public struct FileRegion: Sendable {
+    public let descriptor: Int32
+    public let offset: UInt64
+    public let length: UInt64
+
+    /// Takes ownership of `descriptor`: the response closes it when it is done.
+    public init(descriptor: Int32, offset: UInt64 = 0, length: UInt64) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.length = length
+    }
+}
+
+/// A body read piece by piece on a server thread, from the start, as the socket drains.
+public final class StreamBody: Sendable {
+    /// One step of a stream.
+    public enum Step: Sendable {
+        /// That many bytes were written into the buffer.
+        case wrote(Int)
+        /// The body is complete.
+        case end
+        /// Stop and cut the connection: the client sees a short body.
+        case abort
+    }
+
+    /// The declared length (`Content-Length`), or nil for a chunked body.
+    public let length: UInt64?
+    let read: @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) -> Step
+
+    public init(
+        length: UInt64?,
+        read: @escaping @Sendable (_ offset: UInt64, _ buffer: UnsafeMutableRawBufferPointer) -> Step
+    ) {
+        self.length = length
+        self.read = read
+    }
+}

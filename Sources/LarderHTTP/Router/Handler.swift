@@ -1,0 +1,7 @@
+/// How a route answers: at once on the server thread, or after `await`ing with the connection suspended.
+public enum Handler: Sendable {
+    /// Answers on the libmicrohttpd worker thread; must not block. The hot path.
+    case immediate(@Sendable (Request) -> Response)
+    /// Suspends the connection, runs on Swift concurrency, resumes it with the answer.
+    case suspending(@Sendable (Request) async -> Response)
+}

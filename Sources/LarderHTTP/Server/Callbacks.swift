@@ -1,0 +1,65 @@
+import CMicroHTTPD
+
+// libmicrohttpd's C callbacks. They are global functions (not closures in main.swift, which would
+// inherit @MainActor) and run on libmicrohttpd's worker threads. `cls` is the HTTPServer, kept
+// alive by a retain the server holds while the daemon runs.
+
+/// Called once the request line is read: allocates the request's context, which libmicrohttpd
+/// then hands to every later callback for this request as `con_cls`.
+func larderURILog(
+    _ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+    let context = server.beginRequest(targetLength: uri.map { strlen($0) } ?? 0)
+    return Unmanaged.passRetained(context).toOpaque()
+}
+
+/// libmicrohttpd's access handler: called first with headers only, then per body chunk, then
+/// once more (and again after a resume) to answer.
+func larderAccessHandler(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?,
+    _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let url, let method, let slot = conCls?.pointee else { return .NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
+    switch context.phase {
+    case .awaitingHeaders:
+        // Answering here makes libmicrohttpd 0.9.75 close the connection; wait for the next call.
+        context.phase = .reading
+        return .YES
+    case .reading:
+        if let uploadDataSize, uploadDataSize.pointee > 0 {
+            return server.receiveBody(uploadData, count: uploadDataSize, context: context, connection: connection)
+        }
+        context.phase = .answered
+        return server.answer(connection: connection, url: url, method: method, context: context)
+    case .answered:
+        return server.answerResumed(connection: connection, context: context)
+    }
+}
+
+/// Called when a request is done (sent, failed or timed out): releases its context.
+func larderRequestCompleted(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ code: MHD_RequestTerminationCode
+) {
+    guard let cls, let slot = conCls?.pointee else { return }
+    conCls?.pointee = nil
+    let context = Unmanaged<RequestContext>.fromOpaque(slot).takeRetainedValue()
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().endRequest(context)
+}
+
+/// Receives libmicrohttpd's own log lines.
+func larderMHDLog(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
+    guard let cls, let message else { return }
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().libraryLogged(String(cString: message))
+}

@@ -1,0 +1,16 @@
+import ServiceLifecycle
+
+extension HTTPServer: Service {
+    /// Listens until graceful shutdown (SIGTERM/SIGINT through a ServiceGroup), then stops cleanly.
+    public func run() async throws {
+        try start()
+        onListening?(configuration.host, port)
+        // Throws only on cancellation; either way, drain and stop.
+        try? await gracefulShutdown()
+        await stop()
+    }
+}
+
+extension HTTPServer: CustomStringConvertible {
+    public var description: String { "HTTPServer(\(configuration.host):\(port))" }
+}

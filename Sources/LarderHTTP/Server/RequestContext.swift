@@ -1,0 +1,33 @@
+/// Per-request state libmicrohttpd keeps for us between callbacks (its `con_cls`).
+///
+/// libmicrohttpd calls back for one connection on one thread at a time, so the fields are touched
+/// by one thread at a time; `resumedResponse` is handed over under the server's suspension lock.
+final class RequestContext: @unchecked Sendable {
+    enum Phase {
+        /// The first callback (headers only) has not come yet; it must never answer.
+        case awaitingHeaders
+        /// Reading the body, if any.
+        case reading
+        /// A response is queued or the connection is suspended waiting for one.
+        case answered
+    }
+
+    var phase: Phase = .awaitingHeaders
+    /// Length of the raw request target (path and query), seen before libmicrohttpd splits it.
+    let targetLength: Int
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+    /// Set while a suspending handler runs, for the resume.
+    var connection: OpaquePointer?
+    /// The answer of a suspending handler, queued when libmicrohttpd calls back after the resume.
+    var resumedResponse: Response?
+    /// When the request arrived, if access logging is on.
+    let started: ContinuousClock.Instant?
+    var method = ""
+    var path = ""
+
+    init(targetLength: Int, started: ContinuousClock.Instant?) {
+        self.targetLength = targetLength
+        self.started = started
+    }
+}

@@ -1,0 +1,91 @@
+import CMicroHTTPD
+
+/// Builds a `Request` from a libmicrohttpd connection, enforcing the target, header and body limits.
+enum RequestReader {
+    static func read(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        context: RequestContext,
+        configuration: ServerConfiguration
+    ) -> Result<Request, HTTPError> {
+        if context.targetLength > configuration.maxTargetLength {
+            return .failure(HTTPError(
+                .uriTooLong, code: "uri_too_long",
+                message: "request target is longer than \(configuration.maxTargetLength) bytes"))
+        }
+        let headers = collect(connection, kind: .HEADER_KIND)
+        if headers.byteCount > configuration.maxHeaderBytes {
+            return .failure(HTTPError(
+                .requestHeaderFieldsTooLarge, code: "headers_too_large",
+                message: "request headers exceed \(configuration.maxHeaderBytes) bytes"))
+        }
+        if context.bodyTooLarge {
+            return .failure(payloadTooLarge(configuration))
+        }
+        let rawPath = String(cString: url)
+        guard let segments = decodeSegments(rawPath) else {
+            return .failure(.badRequest("the path is not valid percent-encoded UTF-8"))
+        }
+        var query: [QueryItems.Item] = []
+        for field in collect(connection, kind: .GET_ARGUMENT_KIND).fields {
+            guard let name = PercentDecoding.decode(Substring(field.name), plusIsSpace: true),
+                  let value = PercentDecoding.decode(Substring(field.value), plusIsSpace: true)
+            else { return .failure(.badRequest("the query is not valid percent-encoded UTF-8")) }
+            query.append((name: name, value: value))
+        }
+        return .success(Request(
+            method: HTTPMethod(rawValue: String(cString: method)),
+            rawPath: rawPath,
+            segments: segments,
+            query: QueryItems(query),
+            headers: HTTPHeaders(headers.fields),
+            body: context.body
+        ))
+    }
+
+    static func payloadTooLarge(_ configuration: ServerConfiguration) -> HTTPError {
+        HTTPError(.payloadTooLarge, code: "payload_too_large",
+                  message: "request body exceeds \(configuration.maxBodyBytes) bytes")
+    }
+
+    /// `/a/b%2Fc` → `["a", "b/c"]`; `/` → `[]`; nil when a segment does not decode.
+    static func decodeSegments(_ rawPath: String) -> [String]? {
+        guard rawPath.hasPrefix("/") else { return nil }
+        let trimmed = rawPath.dropFirst()
+        if trimmed.isEmpty { return [] }
+        var segments: [String] = []
+        for raw in trimmed.split(separator: "/", omittingEmptySubsequences: false) {
+            guard let segment = PercentDecoding.decode(raw, plusIsSpace: false) else { return nil }
+            segments.append(segment)
+        }
+        return segments
+    }
+
+    private struct Collected {
+        var fields: [HTTPHeaders.Field] = []
+        var byteCount = 0
+    }
+
+    private static func collect(_ connection: OpaquePointer, kind: MHD_ValueKind) -> Collected {
+        var collected = Collected()
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values_n(connection, kind, { context, _, key, keyLength, value, valueLength in
+                let collected = context!.assumingMemoryBound(to: Collected.self)
+                let name = key.map { decodeBytes($0, keyLength) } ?? ""
+                let text = value.map { decodeBytes($0, valueLength) } ?? ""
+                collected.pointee.fields.append((name: name, value: text))
+                collected.pointee.byteCount += keyLength + valueLength + 4
+                return .YES
+            }, pointer)
+        }
+        return collected
+    }
+
+}
+
+private func decodeBytes(_ pointer: UnsafePointer<CChar>, _ length: Int) -> String {
+    pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+    }
+}

@@ -1,0 +1,62 @@
+import Synchronization
+
+/// A misbehaviour the sample upstream is told to show for a path, over `PUT /_control/faults`.
+///
+/// JSON: `{"path":"/rates/daily.xml","status":503,"delay_ms":2000,"truncate_at":100,
+/// "body":"<html>oops</html>","content_type":"text/html","times":1}`; every field but `path` is
+/// optional, and `path` `*` matches every served path.
+public struct Fault: Codable, Sendable, Equatable {
+    public var path: String
+    /// Answer this status instead of the file.
+    public var status: Int?
+    /// Wait this long before answering (a hang, when longer than the client's timeout).
+    public var delayMs: Int?
+    /// Declare the file's full length but cut the connection after this many bytes.
+    public var truncateAt: Int?
+    /// Answer these bytes instead of the file (garbage, an HTML error page, a wrong shape).
+    public var body: String?
+    public var contentType: String?
+    /// Apply to this many requests, then disappear; forever when absent.
+    public var times: Int?
+
+    public init(
+        path: String, status: Int? = nil, delayMs: Int? = nil, truncateAt: Int? = nil,
+        body: String? = nil, contentType: String? = nil, times: Int? = nil
+    ) {
+        self.path = path
+        self.status = status
+        self.delayMs = delayMs
+        self.truncateAt = truncateAt
+        self.body = body
+        self.contentType = contentType
+        self.times = times
+    }
+}
+
+/// The faults in force; each request takes (and uses up) the first one matching its path.
+final class FaultTable: Sendable {
+    private let faults = Mutex<[Fault]>([])
+
+    func add(_ fault: Fault) {
+        faults.withLock { $0.append(fault) }
+    }
+
+    func removeAll() {
+        faults.withLock { $0.removeAll() }
+    }
+
+    var all: [Fault] {
+        faults.withLock { $0 }
+    }
+
+    func take(for path: String) -> Fault? {
+        faults.withLock { faults in
+            guard let index = faults.firstIndex(where: { $0.path == "*" || $0.path == path }) else { return nil }
+            let fault = faults[index]
+            if let times = fault.times {
+                if times <= 1 { faults.remove(at: index) } else { faults[index].times = times - 1 }
+            }
+            return fault
+        }
+    }
+}

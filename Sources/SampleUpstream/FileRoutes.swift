@@ -1,0 +1,65 @@
+import Foundation
+import LarderHTTP
+
+/// `GET /*path`: the folder's files with `ETag`, `Last-Modified` and 304s, misbehaving as the faults say.
+struct FileRoutes {
+    let files: FileStore
+    let faults: FaultTable
+    let log: RequestLog
+
+    func register(on router: inout Router) {
+        router.add(.get, "/*path", .suspending { request in
+            let path = request.parameters["path"] ?? ""
+            let response = await answer(request, path: path)
+            log.record(path: "/" + path, status: response.status.rawValue)
+            return response
+        })
+    }
+
+    private func answer(_ request: Request, path: String) async -> Response {
+        let fault = faults.take(for: "/" + path)
+        if let delay = fault?.delayMs, delay > 0 {
+            try? await Task.sleep(for: .milliseconds(delay))
+        }
+        if let fault, fault.status != nil || fault.body != nil {
+            return injected(fault)
+        }
+        guard let file = files[path] else {
+            return HTTPError.notFound("no file /\(path)").response
+        }
+        var headers: HTTPHeaders = [
+            "ETag": file.etag,
+            "Last-Modified": HTTPDate.format(secondsSince1970: file.lastModified),
+        ]
+        if ConditionalRequest.isNotModified(request.headers, etag: file.etag, lastModified: file.lastModified) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", file.contentType)
+        if let cut = fault?.truncateAt {
+            return Response(headers: headers, body: .stream(Self.truncated(file.bytes, after: cut)))
+        }
+        return Response(headers: headers, body: .bytes(file.bytes))
+    }
+
+    private func injected(_ fault: Fault) -> Response {
+        let status = HTTPStatus(fault.status ?? 200)
+        let body = fault.body ?? "{\"error\":\"injected fault \(status.rawValue)\"}"
+        let type = fault.contentType ?? (fault.body == nil ? "application/json" : "application/octet-stream")
+        return Response(status: status, headers: ["Content-Type": type, "Cache-Control": "no-store"], body: .string(body))
+    }
+
+    /// Declares the whole length, sends `after` bytes, then cuts the connection.
+    static func truncated(_ bytes: SharedBytes, after limit: Int) -> StreamBody {
+        let all = bytes.array
+        return StreamBody(length: UInt64(all.count)) { offset, buffer in
+            let start = Int(offset)
+            let end = min(limit, all.count)
+            guard start < end else { return .abort }
+            let count = min(buffer.count, end - start)
+            all.withUnsafeBytes { source in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
+            }
+            return .wrote(count)
+        }
+    }
+}

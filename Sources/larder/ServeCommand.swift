@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import LarderApp
+import LarderConfig
+import Logging
+
+/// `larder serve`: every flag of SPEC §2, each also readable from its `LARDER_*` variable.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve cached rates and documents over HTTP.",
+        discussion: "Every option can also be set with its LARDER_* environment variable (e.g. LARDER_RATES_TTL); a flag beats the environment."
+    )
+
+    @Option(name: .customLong("host"), help: "Address to bind (default 127.0.0.1).")
+    var host: String?
+    @Option(name: .customLong("port"), help: "Port to bind; 0 picks a free one (default 8080).")
+    var port: String?
+    @Option(name: .customLong("cache-dir"), help: "Where the cache lives (default ./larder-cache).")
+    var cacheDir: String?
+    @Option(name: .customLong("rates-url"), help: "Upstream of /rates (http or https); unset disables /rates.")
+    var ratesURL: String?
+    @Option(name: .customLong("rates-format"), help: "auto, ecb, pipe or json (default auto).")
+    var ratesFormat: String?
+    @Option(name: .customLong("rates-ttl"), help: "How long rates stay fresh: 90s, 15m, 1h, 2d or seconds (default 1h).")
+    var ratesTTL: String?
+    @Option(name: .customLong("documents-url"), help: "Upstream documents index (http or https); unset disables /documents.")
+    var documentsURL: String?
+    @Option(name: .customLong("documents-format"), help: "auto, xml or json (default auto).")
+    var documentsFormat: String?
+    @Option(name: .customLong("documents-ttl"), help: "How long the documents index stays fresh (default 15m).")
+    var documentsTTL: String?
+    @Option(name: .customLong("admin-token"), help: "Bearer token required by POST routes (default: none required).")
+    var adminToken: String?
+    @Option(name: .customLong("threads"), help: "HTTP worker threads (default: one per core).")
+    var threads: String?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
+    var logLevel: String?
+    @Option(name: .customLong("log-format"), help: "text or json (default text), on standard error.")
+    var logFormat: String?
+    @Option(name: .customLong("client-timeout"), help: "Close a client connection idle or stalled this long (default 30s).")
+    var clientTimeout: String?
+    @Option(name: .customLong("max-connections"), help: "Most client connections at once (default 4096).")
+    var maxConnections: String?
+    @Option(name: .customLong("max-connections-per-ip"), help: "Most client connections from one address (default 1024).")
+    var maxConnectionsPerIP: String?
+
+    private var flags: [Setting: String] {
+        let pairs: [(Setting, String?)] = [
+            (.host, host), (.port, port), (.cacheDir, cacheDir),
+            (.ratesURL, ratesURL), (.ratesFormat, ratesFormat), (.ratesTTL, ratesTTL),
+            (.documentsURL, documentsURL), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
+            (.adminToken, adminToken), (.threads, threads), (.logLevel, logLevel), (.logFormat, logFormat),
+            (.clientTimeout, clientTimeout), (.maxConnections, maxConnections),
+            (.maxConnectionsPerIP, maxConnectionsPerIP),
+        ]
+        return Dictionary(uniqueKeysWithValues: pairs.compactMap { setting, value in value.map { (setting, $0) } })
+    }
+
+    func run() async throws {
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.resolve(
+                flags: flags,
+                environment: ProcessInfo.processInfo.environment,
+                cores: ProcessInfo.processInfo.activeProcessorCount
+            )
+        } catch {
+            FileHandle.standardError.write(Data("larder serve: \(error)\nSee 'larder serve --help'.\n".utf8))
+            throw ExitCode(64)  // EX_USAGE
+        }
+        LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
+        let logger = Logger(label: "larder")
+        FileDescriptorLimit.raise(logger: logger)
+
+        let application = LarderApplication(configuration: configuration, logger: logger) { host, port in
+            let shown = host.contains(":") ? "[\(host)]" : host
+            // Unbuffered, so a test or a supervisor reading the pipe sees it at once.
+            FileHandle.standardOutput.write(Data("larder \(LarderVersion.current) listening on http://\(shown):\(port)\n".utf8))
+        }
+        do {
+            try await application.run()
+        } catch {
+            logger.critical("larder stopped: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
