@@ -31,12 +31,14 @@ func larderAccessHandler(
     let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
     switch context.phase {
     case .awaitingHeaders:
-        // Answering here makes libmicrohttpd 0.9.75 close the connection; wait for the next call.
+        // Answering here makes libmicrohttpd 0.9.75 close the connection, so only an oversize body
+        // (where closing is the point) is answered now; everything else waits for the next call.
+        if let refused = server.refuseOversizeBody(connection: connection, context: context) { return refused }
         context.phase = .reading
         return .YES
     case .reading:
         if let uploadDataSize, uploadDataSize.pointee > 0 {
-            return server.receiveBody(uploadData, count: uploadDataSize, context: context, connection: connection)
+            return server.receiveBody(uploadData, count: uploadDataSize, context: context)
         }
         context.phase = .answered
         return server.answer(connection: connection, url: url, method: method, context: context)

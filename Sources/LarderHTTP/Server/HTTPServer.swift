@@ -145,23 +145,28 @@ public final class HTTPServer: @unchecked Sendable {
         logger.debug("libmicrohttpd: \(message)")
     }
 
-    func receiveBody(
-        _ data: UnsafePointer<CChar>?, count: UnsafeMutablePointer<Int>, context: RequestContext, connection: OpaquePointer
-    ) -> MHD_Result {
+    func receiveBody(_ data: UnsafePointer<CChar>?, count: UnsafeMutablePointer<Int>, context: RequestContext) -> MHD_Result {
         let length = count.pointee
         count.pointee = 0
-        guard !context.bodyTooLarge else { return .YES }
         guard context.body.count + length <= configuration.maxBodyBytes, let data else {
-            // Answer now rather than read an oversize body to its end; libmicrohttpd then closes the connection.
-            context.bodyTooLarge = true
-            context.body = []
-            context.phase = .answered
-            return queue(RequestReader.payloadTooLarge(configuration).response, connection: connection, context: context)
+            // libmicrohttpd cannot queue an answer mid-body; a body without a Content-Length that
+            // outgrows the limit is cut off by closing the connection.
+            logger.debug("request body over \(configuration.maxBodyBytes) bytes; closing the connection")
+            return .NO
         }
         data.withMemoryRebound(to: UInt8.self, capacity: length) {
             context.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
         }
         return .YES
+    }
+
+    /// Refuses a declared oversize body on the headers-only callback: the 413 goes out without
+    /// reading the body, and libmicrohttpd closes the connection after it, as it should here.
+    func refuseOversizeBody(connection: OpaquePointer, context: RequestContext) -> MHD_Result? {
+        guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+              let length = Int(String(cString: declared)), length > configuration.maxBodyBytes else { return nil }
+        context.phase = .answered
+        return queue(RequestReader.payloadTooLarge(configuration).response, connection: connection, context: context)
     }
 
     func answer(

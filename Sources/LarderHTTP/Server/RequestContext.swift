@@ -16,7 +16,6 @@ final class RequestContext: @unchecked Sendable {
     /// Length of the raw request target (path and query), seen before libmicrohttpd splits it.
     let targetLength: Int
     var body: [UInt8] = []
-    var bodyTooLarge = false
     /// Set while a suspending handler runs, for the resume.
     var connection: OpaquePointer?
     /// The answer of a suspending handler, queued when libmicrohttpd calls back after the resume.

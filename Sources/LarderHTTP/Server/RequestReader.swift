@@ -20,9 +20,6 @@ enum RequestReader {
                 .requestHeaderFieldsTooLarge, code: "headers_too_large",
                 message: "request headers exceed \(configuration.maxHeaderBytes) bytes"))
         }
-        if context.bodyTooLarge {
-            return .failure(payloadTooLarge(configuration))
-        }
         let rawPath = String(cString: url)
         guard let segments = decodeSegments(rawPath) else {
             return .failure(.badRequest("the path is not valid percent-encoded UTF-8"))

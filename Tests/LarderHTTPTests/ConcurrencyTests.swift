@@ -1,0 +1,148 @@
+import Foundation
+import LarderHTTP
+import LarderTestSupport
+import Synchronization
+import Testing
+
+@Suite("Keep-alive, suspend/resume and graceful stop")
+struct ConcurrencyTests {
+    @Test func manyConcurrentKeepAliveConnections() async throws {
+        raiseOpenFileLimit()
+        try await withServer(routes: standardRoutes) { server in
+            let port = server.port
+            let (answered, reusedEveryConnection) = try await onThread {
+                let connections = try (0..<300).map { _ in try TestConnection(port: port) }
+                var answered = 0
+                for round in 0..<3 {
+                    // All requests go out before any answer is read: 300 requests in flight at once.
+                    for (index, connection) in connections.enumerated() {
+                        try connection.send("GET /items/\(round)-\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    }
+                    for (index, connection) in connections.enumerated() {
+                        let response = try connection.readResponse()
+                        if response.status == 200, response.text == "\(round)-\(index)" { answered += 1 }
+                    }
+                }
+                return (answered, connections.count == 300)
+            }
+            #expect(answered == 900)
+            #expect(reusedEveryConnection)
+        }
+    }
+
+    @Test func suspendingHandlerDoesNotHoldAWorkerThread() async throws {
+        let routes: (inout Router) -> Void = { router in
+            standardRoutes(&router)
+            router.add(.get, "/slow", .suspending { _ in
+                try? await Task.sleep(for: .milliseconds(1500))
+                return Response(body: .string("slow"))
+            })
+        }
+        // One worker thread: if the slow request held it, /hello could not be answered meanwhile.
+        try await withServer({ $0.threads = 1 }, routes: routes) { server in
+            let port = server.port
+            let (fastStatus, fastElapsed, slow) = try await onThread {
+                let slowConnection = try TestConnection(port: port)
+                try slowConnection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                usleep(100_000)
+                let start = ContinuousClock.now
+                let fast = try TestConnection.fetch(port: port, "/hello")
+                let elapsed = ContinuousClock.now - start
+                return (fast.status, elapsed, try slowConnection.readResponse())
+            }
+            #expect(fastStatus == 200)
+            #expect(fastElapsed < .milliseconds(1000))
+            #expect(slow.status == 200)
+            #expect(slow.text == "slow")
+        }
+    }
+
+    @Test func stopFinishesRequestsInFlight() async throws {
+        let server = try startServer(routes: { router in
+            router.add(.get, "/work", .suspending { _ in
+                try? await Task.sleep(for: .milliseconds(400))
+                return Response(body: .string("done"))
+            })
+        })
+        let port = server.port
+        async let response = onThread {
+            try TestConnection.fetch(port: port, "/work")
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        await server.stop()
+        let finished = try await response
+        #expect(finished.status == 200)
+        #expect(finished.text == "done")
+        // Stopped means no longer listening.
+        let refused = try await onThread { (try? TestConnection(port: port, timeout: .seconds(2))) == nil }
+        #expect(refused)
+    }
+
+    @Test func stopAnswersStuckRequestsWith503() async throws {
+        let server = try startServer({ $0.drainTimeout = .milliseconds(300) }, routes: { router in
+            router.add(.get, "/stuck", .suspending { _ in
+                try? await Task.sleep(for: .seconds(30))
+                return Response(body: .string("too late"))
+            })
+        })
+        let port = server.port
+        async let response = onThread { try TestConnection.fetch(port: port, "/stuck") }
+        try await Task.sleep(for: .milliseconds(150))
+        let start = ContinuousClock.now
+        await server.stop()
+        let stopTook = ContinuousClock.now - start
+        let answer = try await response
+        #expect(answer.status == 503)
+        #expect(answer.header("Retry-After") == "1")
+        #expect(answer.errorCode == "unavailable")
+        #expect(stopTook < .seconds(5))
+    }
+
+    @Test func fileAndStreamBodies() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("larder-file-\(UUID().uuidString)").path
+        let content = (0..<200_000).map { UInt8($0 % 251) }
+        FileManager.default.createFile(atPath: path, contents: Data(content))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let routes: (inout Router) -> Void = { router in
+            router.add(.get, "/file", .immediate { _ in
+                let fd = open(path, O_RDONLY)
+                return Response(body: .file(FileRegion(descriptor: fd, offset: 1000, length: 5000)))
+            })
+            router.add(.get, "/stream", .immediate { _ in
+                Response(body: .stream(StreamBody(length: nil) { offset, buffer in
+                    guard offset < 100_000 else { return .end }
+                    let count = min(buffer.count, 100_000 - Int(offset))
+                    for i in 0..<count { buffer[i] = UInt8((Int(offset) + i) % 7) }
+                    return .wrote(count)
+                }))
+            })
+        }
+        try await withServer(routes: routes) { server in
+            let port = server.port
+            let (file, stream) = try await onThread {
+                (try TestConnection.fetch(port: port, "/file"), try TestConnection.fetch(port: port, "/stream"))
+            }
+            #expect(file.body == Array(content[1000..<6000]))
+            #expect(stream.header("Transfer-Encoding") == "chunked")
+            #expect(stream.body == (0..<100_000).map { UInt8($0 % 7) })
+        }
+    }
+
+    @Test func bindsIPv6LoopbackOnAnEphemeralPort() async throws {
+        try await withServer({ $0.host = "::1" }, routes: standardRoutes) { server in
+            let port = server.port
+            #expect(port > 0)
+            let response = try await onThread { try TestConnection(host: "::1", port: port).request("GET", "/hello") }
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test func startFailsClearlyWhenThePortIsTaken() async throws {
+        try await withServer(routes: standardRoutes) { server in
+            var configuration = ServerConfiguration()
+            configuration.port = server.port
+            let second = HTTPServer(configuration: configuration, router: Router(), logger: .init(label: "t"))
+            #expect(throws: HTTPServerError.self) { try second.start() }
+        }
+    }
+}
