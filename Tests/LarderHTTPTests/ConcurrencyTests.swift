@@ -58,8 +58,10 @@ struct ConcurrencyTests {
     }
 
     @Test func stopFinishesRequestsInFlight() async throws {
+        let started = Flag()
         let server = try startServer(routes: { router in
             router.add(.get, "/work", .suspending { _ in
+                started.raise()
                 try? await Task.sleep(for: .milliseconds(400))
                 return Response(body: .string("done"))
             })
@@ -68,7 +70,7 @@ struct ConcurrencyTests {
         async let response = onThread {
             try TestConnection.fetch(port: port, "/work")
         }
-        try await Task.sleep(for: .milliseconds(150))
+        try await started.wait()
         await server.stop()
         let finished = try await response
         #expect(finished.status == 200)
@@ -79,15 +81,17 @@ struct ConcurrencyTests {
     }
 
     @Test func stopAnswersStuckRequestsWith503() async throws {
+        let started = Flag()
         let server = try startServer({ $0.drainTimeout = .milliseconds(300) }, routes: { router in
             router.add(.get, "/stuck", .suspending { _ in
+                started.raise()
                 try? await Task.sleep(for: .seconds(30))
                 return Response(body: .string("too late"))
             })
         })
         let port = server.port
         async let response = onThread { try TestConnection.fetch(port: port, "/stuck") }
-        try await Task.sleep(for: .milliseconds(150))
+        try await started.wait()
         let start = ContinuousClock.now
         await server.stop()
         let stopTook = ContinuousClock.now - start
@@ -143,6 +147,23 @@ struct ConcurrencyTests {
             configuration.port = server.port
             let second = HTTPServer(configuration: configuration, router: Router(), logger: .init(label: "t"))
             #expect(throws: HTTPServerError.self) { try second.start() }
+        }
+    }
+}
+
+/// Set once by a handler, awaited by the test: "the request is being handled now".
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() {
+        raised.store(true, ordering: .releasing)
+    }
+
+    func wait(timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !raised.load(ordering: .acquiring) {
+            guard ContinuousClock.now < deadline else { throw TestConnectionError("handler never started") }
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 }

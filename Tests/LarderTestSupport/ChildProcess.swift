@@ -20,13 +20,18 @@ public final class ChildProcess: Sendable {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let output = self.output
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.lines.withLock { $0.stdout += text }
-        }
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.lines.withLock { $0.stderr += text }
+        // One reader thread per pipe, reading to EOF, so nothing written before exit is lost.
+        for (pipe, isError) in [(out, false), (err, true)] {
+            let handle = pipe.fileHandleForReading
+            Thread {
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    let text = String(decoding: data, as: UTF8.self)
+                    output.lines.withLock { if isError { $0.stderr += text } else { $0.stdout += text } }
+                }
+                output.lines.withLock { $0.closedPipes += 1 }
+            }.start()
         }
         try process.run()
     }
@@ -62,7 +67,10 @@ public final class ChildProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }
-        usleep(50_000)  // let the pipes drain into the buffers
+        // Both pipes reach EOF once the process is gone; wait for the readers to take everything.
+        while output.lines.withLock({ $0.closedPipes }) < 2, ContinuousClock.now < deadline + .seconds(2) {
+            usleep(5_000)
+        }
         return process.terminationStatus
     }
 
@@ -99,5 +107,5 @@ public final class ChildProcess: Sendable {
 
 /// What a child process has written so far, filled from the pipes' reader threads.
 private final class CapturedOutput: Sendable {
-    let lines = Mutex<(stdout: String, stderr: String)>(("", ""))
+    let lines = Mutex<(stdout: String, stderr: String, closedPipes: Int)>(("", "", 0))
 }

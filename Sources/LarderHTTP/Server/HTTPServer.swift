@@ -96,12 +96,14 @@ public final class HTTPServer: @unchecked Sendable {
             return running.daemon
         }
         guard let daemon else { return }
+        // libmicrohttpd's threads may still touch the quiesced socket: close it only after the stop,
+        // or its descriptor number could be reused meanwhile and someone else's socket closed.
         let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
         await waitForIdle(upTo: drainTimeout ?? configuration.drainTimeout)
         cancelSuspended()
         await waitForIdle(upTo: .milliseconds(500))
         MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
         let running = state.withLock { running in
             defer { running = Running(stopping: true) }
             return running

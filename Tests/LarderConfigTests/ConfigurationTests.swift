@@ -1,0 +1,114 @@
+import LarderConfig
+import Logging
+import Testing
+
+@Suite("Configuration: flags, environment, validation (SPEC §2)")
+struct ConfigurationTests {
+    @Test(arguments: [
+        ("90s", 90), ("15m", 900), ("1h", 3600), ("2d", 172_800), ("45", 45), ("0", 0),
+    ] as [(String, Int64)])
+    func parsesDurations(text: String, seconds: Int64) {
+        #expect(DurationParser.parse(text) == .seconds(seconds))
+    }
+
+    @Test(arguments: ["", "s", "1.5h", "-1", "1w", "h1", "1 h", "١h", "99999999999999999999d"])
+    func refusesBadDurations(text: String) {
+        #expect(DurationParser.parse(text) == nil)
+    }
+
+    @Test func formatsDurationsShortest() {
+        #expect(DurationParser.format(.seconds(3600)) == "1h")
+        #expect(DurationParser.format(.seconds(90)) == "90s")
+        #expect(DurationParser.format(.seconds(172_800)) == "2d")
+    }
+
+    @Test func defaultsFollowTheSpec() throws {
+        let configuration = try Configuration.resolve(flags: [:], environment: [:], cores: 2)
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.cacheDirectory == "./larder-cache")
+        #expect(configuration.rates == nil)
+        #expect(configuration.documents == nil)
+        #expect(configuration.ratesTTL == .seconds(3600))
+        #expect(configuration.documentsTTL == .seconds(900))
+        #expect(configuration.threads == 2)
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.logFormat == .text)
+        #expect(configuration.clientTimeout == .seconds(30))
+        #expect(configuration.maxConnections == 4096)
+        #expect(configuration.maxConnectionsPerIP == 1024)
+        #expect(configuration.adminToken == nil)
+    }
+
+    @Test func everySettingIsReadFromItsFlag() throws {
+        let flags: [Setting: String] = [
+            .host: "::1", .port: "0", .cacheDir: "/tmp/c", .ratesURL: "https://x.test/r.xml", .ratesFormat: "ecb",
+            .ratesTTL: "2h", .documentsURL: "http://y.test/index.json", .documentsFormat: "json", .documentsTTL: "5m",
+            .adminToken: "s3cret", .threads: "3", .logLevel: "debug", .logFormat: "json", .clientTimeout: "10s",
+            .maxConnections: "100", .maxConnectionsPerIP: "10",
+        ]
+        #expect(flags.count == Setting.allCases.count)
+        let configuration = try Configuration.resolve(flags: flags, environment: [:], cores: 2)
+        #expect(configuration.host == "::1")
+        #expect(configuration.port == 0)
+        #expect(configuration.cacheDirectory == "/tmp/c")
+        #expect(configuration.rates == UpstreamResource(url: "https://x.test/r.xml", format: .ecb))
+        #expect(configuration.ratesTTL == .seconds(7200))
+        #expect(configuration.documents == UpstreamResource(url: "http://y.test/index.json", format: .json))
+        #expect(configuration.documentsTTL == .seconds(300))
+        #expect(configuration.adminToken == "s3cret")
+        #expect(configuration.threads == 3)
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.logFormat == .json)
+        #expect(configuration.clientTimeout == .seconds(10))
+        #expect(configuration.maxConnections == 100)
+        #expect(configuration.maxConnectionsPerIP == 10)
+    }
+
+    @Test func flagBeatsEnvironmentAndEnvironmentBeatsDefault() throws {
+        let configuration = try Configuration.resolve(
+            flags: [.port: "9000"],
+            environment: ["LARDER_PORT": "7000", "LARDER_RATES_TTL": "10m", "LARDER_LOG_LEVEL": "warning"],
+            cores: 1
+        )
+        #expect(configuration.port == 9000)
+        #expect(configuration.ratesTTL == .seconds(600))
+        #expect(configuration.logLevel == .warning)
+    }
+
+    @Test func aBadEnvironmentValueIsIgnoredWhenTheFlagIsGiven() throws {
+        let configuration = try Configuration.resolve(flags: [.port: "1"], environment: ["LARDER_PORT": "nope"], cores: 1)
+        #expect(configuration.port == 1)
+    }
+
+    @Test func environmentVariableNamesFollowTheFlags() {
+        #expect(Setting.maxConnectionsPerIP.environmentVariable == "LARDER_MAX_CONNECTIONS_PER_IP")
+        #expect(Setting.cacheDir.environmentVariable == "LARDER_CACHE_DIR")
+        #expect(Setting.ratesURL.flag == "--rates-url")
+    }
+
+    @Test(arguments: [
+        (Setting.port, "abc"), (.port, "70000"), (.port, "-1"), (.host, ""), (.host, "no such host.invalid"),
+        (.cacheDir, ""), (.ratesURL, "ftp://x.test/r"), (.ratesURL, "not a url"), (.ratesURL, "http://"),
+        (.ratesFormat, "csv"), (.ratesTTL, "5x"), (.ratesTTL, "0"), (.documentsURL, "file:///etc/passwd"),
+        (.documentsFormat, "yaml"), (.documentsTTL, "-5m"), (.adminToken, ""), (.adminToken, "has space"),
+        (.threads, "0"), (.threads, "many"), (.logLevel, "loud"), (.logFormat, "xml"), (.clientTimeout, "2d"),
+        (.clientTimeout, "0s"), (.maxConnections, "0"), (.maxConnections, "lots"), (.maxConnectionsPerIP, "0"),
+    ])
+    func refusesBadValuesNamingTheFlag(setting: Setting, value: String) {
+        #expect {
+            try Configuration.resolve(flags: [setting: value], environment: [:], cores: 1)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.setting == setting && !error.fromEnvironment && error.description.hasPrefix(setting.flag)
+        }
+    }
+
+    @Test func refusesBadEnvironmentValuesNamingTheVariable() {
+        #expect {
+            try Configuration.resolve(flags: [:], environment: ["LARDER_THREADS": "zero"], cores: 1)
+        } throws: { error in
+            (error as? ConfigurationError)?.description.hasPrefix("LARDER_THREADS (--threads): 'zero'") == true
+        }
+    }
+}

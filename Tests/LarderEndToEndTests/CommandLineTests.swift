@@ -1,0 +1,63 @@
+import Foundation
+import LarderTestSupport
+import Testing
+
+@Suite("The larder binary: flags, environment, exit codes")
+struct CommandLineTests {
+    @Test func printsItsVersion() async throws {
+        let result = try await onThread { try ChildProcess.run("larder", ["--version"]) }
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    }
+
+    @Test(arguments: [
+        ["--port", "abc"], ["--port", "70000"], ["--host", ""], ["--cache-dir", ""],
+        ["--rates-url", "ftp://example.test/r.xml"], ["--rates-format", "csv"], ["--rates-ttl", "5x"],
+        ["--documents-url", "not a url"], ["--documents-format", "yaml"], ["--documents-ttl", "0"],
+        ["--admin-token", ""], ["--threads", "0"], ["--log-level", "loud"], ["--log-format", "xml"],
+        ["--client-timeout", "soon"], ["--max-connections", "-3"], ["--max-connections-per-ip", "none"],
+    ])
+    func badFlagExits64NamingIt(arguments: [String]) async throws {
+        let result = try await onThread { try ChildProcess.run("larder", ["serve"] + arguments) }
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(arguments[0]))
+        #expect(!result.stdout.contains("listening"))
+    }
+
+    @Test func badEnvironmentValueExits64NamingTheVariable() async throws {
+        let result = try await onThread {
+            try ChildProcess.run("larder", ["serve"], environment: ["LARDER_RATES_TTL": "forever"])
+        }
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("LARDER_RATES_TTL (--rates-ttl): 'forever'"))
+    }
+
+    @Test func environmentConfiguresAndFlagsWin() async throws {
+        // LARDER_PORT=0 applies (no flag); the flag --log-level beats an invalid LARDER_LOG_LEVEL.
+        let (port, health) = try await onThread {
+            let child = try ChildProcess("larder", ["serve", "--log-level", "info"], environment: [
+                "LARDER_PORT": "0", "LARDER_LOG_LEVEL": "not-a-level",
+            ])
+            let port = try child.waitForListening()
+            let health = try TestConnection.fetch(port: port, "/health")
+            child.signal(SIGTERM)
+            _ = child.waitForExit()
+            return (port, health.status)
+        }
+        #expect(port != 8080)
+        #expect(health == 200)
+    }
+
+    @Test func portInUseIsAClearFailure() async throws {
+        let (status, stderr) = try await onThread {
+            let first = try ChildProcess("larder", ["serve", "--port", "0"])
+            let port = try first.waitForListening()
+            let second = try ChildProcess.run("larder", ["serve", "--port", String(port)])
+            first.signal(SIGTERM)
+            _ = first.waitForExit()
+            return (second.status, second.stderr)
+        }
+        #expect(status == 1)
+        #expect(stderr.contains("cannot listen on 127.0.0.1:"))
+    }
+}
