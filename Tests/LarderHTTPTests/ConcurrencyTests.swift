@@ -30,6 +30,39 @@ struct ConcurrencyTests {
         }
     }
 
+    /// Waves of 300 keep-alive connections opened while the previous wave closes: libmicrohttpd
+    /// 0.9.75 in epoll mode with several threads dropped 128-connection batches here.
+    @Test func connectionChurnNeverDropsConnections() async throws {
+        raiseOpenFileLimit()
+        try await withServer({ $0.threads = 2 }, routes: standardRoutes) { server in
+            let port = server.port
+            let (answered, failures) = try await onThread {
+                var answered = 0
+                var failures: [String] = []
+                for wave in 0..<25 {
+                    let connections = try (0..<300).map { _ in try TestConnection(port: port, timeout: .seconds(5)) }
+                    for round in 0..<3 {
+                        for (index, connection) in connections.enumerated() {
+                            try? connection.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                        }
+                        for (index, connection) in connections.enumerated() {
+                            do {
+                                if try connection.readResponse().text == String(index) { answered += 1 }
+                            } catch {
+                                // One lost connection is the finding; waiting out the rest would take minutes.
+                                failures.append("wave \(wave) round \(round) connection \(index): \(error)")
+                                return (answered, failures)
+                            }
+                        }
+                    }
+                }
+                return (answered, failures)
+            }
+            #expect(failures.isEmpty, "\(failures.count) failed, first: \(failures.first ?? "")")
+            #expect(answered == 25 * 3 * 300)
+        }
+    }
+
     @Test func suspendingHandlerDoesNotHoldAWorkerThread() async throws {
         let routes: (inout Router) -> Void = { router in
             standardRoutes(&router)
@@ -62,16 +95,29 @@ struct ConcurrencyTests {
         let server = try startServer(routes: { router in
             router.add(.get, "/work", .suspending { _ in
                 started.raise()
-                try? await Task.sleep(for: .milliseconds(400))
+                try? await Task.sleep(for: .milliseconds(600))
                 return Response(body: .string("done"))
             })
+            router.add(.get, "/ping", .immediate { _ in Response(body: .string("pong")) })
         })
         let port = server.port
         async let response = onThread {
             try TestConnection.fetch(port: port, "/work")
         }
         try await started.wait()
-        await server.stop()
+        async let stopped: Void = server.stop()
+        // While the stop drains, a new request is turned away with 503 and a closed connection.
+        let turnedAway = try await onThread {
+            for _ in 0..<100 {
+                let probe = try TestConnection.fetch(port: port, "/ping")
+                if probe.status == 503 { return probe }
+                usleep(5_000)
+            }
+            throw TestConnectionError("never saw the draining 503")
+        }
+        #expect(turnedAway.header("Connection")?.lowercased() == "close")
+        #expect(turnedAway.errorCode == "unavailable")
+        await stopped
         let finished = try await response
         #expect(finished.status == 200)
         #expect(finished.text == "done")

@@ -24,16 +24,21 @@ public final class ChildProcess: Sendable {
         for (pipe, isError) in [(out, false), (err, true)] {
             let handle = pipe.fileHandleForReading
             Thread {
+                // Raw read(2): FileHandle.availableData traps when a signal interrupts it (EINTR).
+                var chunk = [UInt8](repeating: 0, count: 16 * 1024)
                 while true {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    let text = String(decoding: data, as: UTF8.self)
+                    let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 { break }
+                    let text = String(decoding: chunk[..<count], as: UTF8.self)
                     output.lines.withLock { if isError { $0.stderr += text } else { $0.stdout += text } }
                 }
                 output.lines.withLock { $0.closedPipes += 1 }
             }.start()
         }
-        try process.run()
+        // Foundation's Process.run() is not safe to call from several threads at once on Linux
+        // (it crashed copying the environment): launches take turns.
+        try launchLock.withLock { _ in try process.run() }
     }
 
     deinit {
@@ -104,6 +109,8 @@ public final class ChildProcess: Sendable {
             .appendingPathComponent("Examples/upstream")
     }
 }
+
+private let launchLock = Mutex(())
 
 /// What a child process has written so far, filled from the pipes' reader threads.
 private final class CapturedOutput: Sendable {

@@ -51,10 +51,19 @@ public final class TestConnection {
         var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        guard connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw TestConnectionError("connect to \(host):\(port): errno \(code)")
+        var connected = connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen)
+        if connected != 0, errno == EINTR {
+            // An interrupted connect completes in the background; wait until the socket is writable.
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            while poll(&poller, 1, 10_000) < 0, errno == EINTR {}
+            getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
+            connected = error == 0 ? 0 : -1
+        }
+        guard connected == 0 else {
+            // No close here: the object is fully initialised, so deinit closes the socket (once).
+            throw TestConnectionError("connect to \(host):\(port): errno \(errno)")
         }
     }
 
@@ -66,6 +75,7 @@ public final class TestConnection {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw TestConnectionError("send failed: errno \(errno)") }
             sent += n
         }
@@ -175,7 +185,11 @@ public final class TestConnection {
     @discardableResult
     private func fill() throws -> Int {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        var n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        // Child processes of other tests exiting deliver signals that interrupt a read: retry.
+        while n < 0, errno == EINTR {
+            n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        }
         if n < 0 {
             throw TestConnectionError(errno == EAGAIN || errno == EWOULDBLOCK ? "read timed out" : "read failed: errno \(errno)")
         }

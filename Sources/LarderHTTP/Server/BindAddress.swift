@@ -1,7 +1,7 @@
 import Glibc
 
 /// A resolved socket address to bind, kept in memory the server owns.
-struct BindAddress {
+struct BindAddress: @unchecked Sendable {
     let storage: UnsafeMutablePointer<sockaddr_storage>
     let isIPv6: Bool
 

@@ -1,0 +1,135 @@
+import CMicroHTTPD
+import Glibc
+
+// The request side of the server, called from libmicrohttpd's threads through Callbacks.swift.
+extension HTTPServer {
+    func beginRequest(targetLength: Int) -> RequestContext {
+        inFlight.add(1, ordering: .relaxed)
+        return RequestContext(targetLength: targetLength, started: accessLogEnabled ? .now : nil)
+    }
+
+    func endRequest(_ context: RequestContext) {
+        inFlight.subtract(1, ordering: .releasing)
+    }
+
+    func libraryLogged(_ message: String) {
+        lastLibraryMessage.withLock { $0 = message }
+        logger.debug("libmicrohttpd: \(message)")
+    }
+
+    func receiveBody(_ data: UnsafePointer<CChar>?, count: UnsafeMutablePointer<Int>, context: RequestContext) -> MHD_Result {
+        let length = count.pointee
+        count.pointee = 0
+        guard context.body.count + length <= configuration.maxBodyBytes, let data else {
+            // libmicrohttpd cannot queue an answer mid-body; a body without a Content-Length that
+            // outgrows the limit is cut off by closing the connection.
+            logger.debug("request body over \(configuration.maxBodyBytes) bytes; closing the connection")
+            return .NO
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            context.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+        }
+        return .YES
+    }
+
+    /// Refuses a declared oversize body on the headers-only callback: the 413 goes out without
+    /// reading the body, and libmicrohttpd closes the connection after it, as it should here.
+    func refuseOversizeBody(connection: OpaquePointer, context: RequestContext) -> MHD_Result? {
+        guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+              let length = Int(String(cString: declared)), length > configuration.maxBodyBytes else { return nil }
+        context.phase = .answered
+        return queue(RequestReader.payloadTooLarge(configuration).response, connection: connection, context: context)
+    }
+
+    func answer(
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, context: RequestContext
+    ) -> MHD_Result {
+        let request: Request
+        switch RequestReader.read(
+            connection: connection, url: url, method: method, context: context, configuration: configuration
+        ) {
+        case .failure(let error):
+            if accessLogEnabled { context.method = String(cString: method); context.path = String(cString: url) }
+            return queue(error.response, connection: connection, context: context)
+        case .success(let read):
+            request = read
+        }
+        if accessLogEnabled { context.method = request.method.rawValue; context.path = request.rawPath }
+        if isStopping.load(ordering: .relaxed) {
+            return queue(Self.shuttingDown.response, connection: connection, context: context)
+        }
+        switch router.match(request.method, request.segments) {
+        case .notFound:
+            return queue(HTTPError.notFound().response, connection: connection, context: context)
+        case .methodNotAllowed(let allow):
+            return queue(HTTPError.methodNotAllowed(request.method, allow: allow).response, connection: connection, context: context)
+        case .found(.immediate(let handle), let parameters):
+            var request = request
+            request.parameters = parameters
+            return queue(handle(request), connection: connection, context: context)
+        case .found(.suspending(let handle), let parameters):
+            var request = request
+            request.parameters = parameters
+            return suspend(connection: connection, context: context, request: request, handle: handle)
+        }
+    }
+
+    func answerResumed(connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        let response = state.withLock { _ in
+            defer { context.resumedResponse = nil }
+            return context.resumedResponse
+        }
+        guard let response else { return .NO }
+        return queue(response, connection: connection, context: context)
+    }
+
+    func suspend(
+        connection: OpaquePointer, context: RequestContext, request: Request,
+        handle: @escaping @Sendable (Request) async -> Response
+    ) -> MHD_Result {
+        let accepted = state.withLock { running in
+            guard !running.stopping else { return false }
+            MHD_suspend_connection(connection)
+            context.connection = connection
+            running.suspended[ObjectIdentifier(context)] = context
+            return true
+        }
+        guard accepted else {
+            return queue(Self.shuttingDown.response, connection: connection, context: context)
+        }
+        Task {
+            let response = await handle(request)
+            self.resume(context, with: response)
+        }
+        return .YES
+    }
+
+    func resume(_ context: RequestContext, with response: Response) {
+        state.withLock { running in
+            // Absent when the stop already answered it: the connection may be gone.
+            guard running.suspended.removeValue(forKey: ObjectIdentifier(context)) != nil,
+                  let connection = context.connection else { return }
+            context.resumedResponse = response
+            MHD_resume_connection(connection)
+        }
+    }
+
+    func queue(_ response: Response, connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+        let result: MHD_Result
+        switch response.kind {
+        case .prepared(let prepared):
+            result = MHD_queue_response(connection, UInt32(response.status.rawValue), prepared.pointer)
+        case .composed(let headers, let body):
+            let made = MHDResponses.make(headers: headers, body: body)
+            result = MHD_queue_response(connection, UInt32(response.status.rawValue), made)
+            MHD_destroy_response(made)
+        }
+        if let started = context.started {
+            let elapsed = ContinuousClock.now - started
+            logger.debug("\(context.method) \(context.path) \(response.status.rawValue)", metadata: [
+                "duration_us": "\(elapsed.components.attoseconds / 1_000_000_000_000 + elapsed.components.seconds * 1_000_000)",
+            ])
+        }
+        return result
+    }
+}
