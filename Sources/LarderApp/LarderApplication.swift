@@ -25,16 +25,13 @@ public struct LarderApplication: Sendable {
         )
     }
 
-    /// Every route Larder answers; resources without an upstream URL answer 404 "not configured".
+    /// Every route Larder answers.
     static func router(for configuration: Configuration) -> Router {
         var router = Router()
         HealthRoutes.register(on: &router)
-        if configuration.rates == nil {
-            DisabledResourceRoutes.rates.register(on: &router)
-        }
-        if configuration.documents == nil {
-            DisabledResourceRoutes.documents.register(on: &router)
-        }
+        // The rates and documents modules replace these as they arrive.
+        DisabledResourceRoutes.rates.register(on: &router, configured: configuration.rates != nil)
+        DisabledResourceRoutes.documents.register(on: &router, configured: configuration.documents != nil)
         return router
     }
 

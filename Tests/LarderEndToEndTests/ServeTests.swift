@@ -40,6 +40,20 @@ struct ServeTests {
         #expect(message.contains("--\(resource)-url"))
     }
 
+    @Test func configuredResourcesNotYetBuiltAnswerJSON501() async throws {
+        let (rates, documents) = try await onThread {
+            let child = try ChildProcess("larder", [
+                "serve", "--port", "0", "--rates-url", "http://127.0.0.1:9/rates.xml",
+                "--documents-url", "http://127.0.0.1:9/index.json",
+            ])
+            let port = try child.waitForListening()
+            return (try TestConnection.fetch(port: port, "/rates"), try TestConnection.fetch(port: port, "/documents"))
+        }
+        #expect(rates.status == 501)
+        #expect(rates.errorCode == "not_implemented")
+        #expect(documents.status == 501)
+    }
+
     @Test(arguments: [SIGTERM, SIGINT])
     func signalStopsGracefullyWithExitZero(signal: Int32) async throws {
         let (status, elapsed) = try await onThread {

@@ -25,6 +25,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let unprocessableContent = HTTPStatus(422)
     public static let requestHeaderFieldsTooLarge = HTTPStatus(431)
     public static let internalServerError = HTTPStatus(500)
+    public static let notImplemented = HTTPStatus(501)
     public static let badGateway = HTTPStatus(502)
     public static let serviceUnavailable = HTTPStatus(503)
     public static let gatewayTimeout = HTTPStatus(504)

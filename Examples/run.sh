@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `make run`: the sample upstream serving Examples/upstream, and Larder in front of it.
+# Usage: Examples/run.sh [PORT] [UPSTREAM_PORT]; Ctrl-C stops both.
+set -euo pipefail
+PORT=${1:-8080}
+UPSTREAM_PORT=${2:-8081}
+cd "$(dirname "$0")/.."
+BIN=$(swift build -c release --show-bin-path)
+UPSTREAM=http://127.0.0.1:$UPSTREAM_PORT
+
+wait_for_port() {  # port, name
+    for _ in $(seq 1 100); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    echo "$2 did not start listening on 127.0.0.1:$1" >&2
+    exit 1
+}
+
+pids=()
+stop_all() {
+    trap - INT TERM EXIT
+    [ ${#pids[@]} -gt 0 ] && kill -TERM "${pids[@]}" 2>/dev/null || true
+    wait 2>/dev/null || true
+    echo "stopped."
+}
+trap stop_all INT TERM EXIT
+
+"$BIN/sample-upstream" --root Examples/upstream --host 127.0.0.1 --port "$UPSTREAM_PORT" &
+pids+=($!)
+wait_for_port "$UPSTREAM_PORT" sample-upstream
+
+"$BIN/larder" serve --host 127.0.0.1 --port "$PORT" --cache-dir ./larder-cache \
+    --rates-url "$UPSTREAM/rates/eurofxref-hist-90d.xml" \
+    --documents-url "$UPSTREAM/documents/index.json" &
+pids+=($!)
+wait_for_port "$PORT" larder
+
+cat <<TEXT
+
+Larder is serving on http://127.0.0.1:$PORT (upstream: $UPSTREAM). Try:
+
+  curl -i http://127.0.0.1:$PORT/health
+  curl -i http://127.0.0.1:$PORT/rates
+  curl -i http://127.0.0.1:$PORT/documents
+  curl -i http://127.0.0.1:$PORT/nowhere              # JSON 404
+  curl -i -X DELETE http://127.0.0.1:$PORT/health     # JSON 405 with Allow
+
+The sample upstream directly, and its fault controls:
+  curl -i $UPSTREAM/rates/eurofxref-daily.xml
+  curl -X PUT $UPSTREAM/_control/faults -d '{"path":"*","status":503,"times":3}'
+  curl $UPSTREAM/_control/requests
+
+Press Ctrl-C to stop both.
+TEXT
+wait -n "${pids[@]}"

@@ -1,0 +1,45 @@
+# Larder: `make run` serves the bundled sample data; `make test` runs the whole suite.
+SHELL := /bin/bash
+SWIFT ?= swift
+PORT ?= 8080
+UPSTREAM_PORT ?= 8081
+# Debian packages the build needs (libmicrohttpd through pkg-config).
+APT_PACKAGES := libmicrohttpd-dev pkg-config
+
+.PHONY: run test build deps clean
+
+## deps: install the Debian packages when missing (as root), or say the command to run
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+		else \
+			echo "missing Debian packages:$$missing"; \
+			echo "install them with: sudo apt-get install -y$$missing"; \
+			exit 1; \
+		fi; \
+	fi
+
+## build: release build of larder and sample-upstream
+build: deps
+	$(SWIFT) build -c release
+
+## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT); Ctrl-C stops both
+run: build
+	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
+
+## test: build and run every test, then print one summary line
+test: deps
+	$(SWIFT) build --build-tests
+	@set -o pipefail; \
+	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt | grep -v '^◇'; status=$$?; \
+	passed=$$(grep '^✔ Test .* passed after' .build/test-output.txt | grep -vc '^✔ Test run with'); \
+	failed=$$(grep '^✘ Test .* failed after' .build/test-output.txt | grep -vc '^✘ Test run with'); \
+	echo; echo "summary: $$passed passed, $$failed failed"; \
+	exit $$status
+
+clean:
+	rm -rf .build larder-cache
