@@ -151,7 +151,7 @@ struct ConcurrencyTests {
     @Test func fileAndStreamBodies() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("larder-file-\(UUID().uuidString)").path
         let content = (0..<200_000).map { UInt8($0 % 251) }
-        FileManager.default.createFile(atPath: path, contents: Data(content))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(content)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let routes: (inout Router) -> Void = { router in
             router.add(.get, "/file", .immediate { _ in
