@@ -9,6 +9,7 @@ public final class ChildProcess: Sendable {
     /// Starts `binary` (a product name) with `arguments`; `LARDER_*` variables of the test's own
     /// environment are removed so only `environment` configures it.
     public init(_ binary: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        raiseOpenFileLimit()
         process = Process()
         process.executableURL = try Self.locate(binary)
         process.arguments = arguments
