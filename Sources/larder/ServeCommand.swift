@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LarderApp
 import LarderConfig
+import LarderHTTP
 import Logging
 
 /// `larder serve`: every flag of SPEC §2, each also readable from its `LARDER_*` variable.
@@ -74,9 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
         FileDescriptorLimit.raise(logger: logger)
 
         let application = LarderApplication(configuration: configuration, logger: logger) { host, port in
-            let shown = host.contains(":") ? "[\(host)]" : host
             // Unbuffered, so a test or a supervisor reading the pipe sees it at once.
-            FileHandle.standardOutput.write(Data("larder \(LarderVersion.current) listening on http://\(shown):\(port)\n".utf8))
+            let line = "larder \(LarderVersion.current) listening on \(HTTPServer.url(host: host, port: port))\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
         }
         do {
             try await application.run()

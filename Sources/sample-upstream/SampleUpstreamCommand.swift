@@ -48,8 +48,7 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
         let upstream = try SampleUpstream(
             root: URL(fileURLWithPath: root), configuration: configuration, logger: logger
         ) { host, port in
-            let shown = host.contains(":") ? "[\(host)]" : host
-            FileHandle.standardOutput.write(Data("sample-upstream listening on http://\(shown):\(port)\n".utf8))
+            FileHandle.standardOutput.write(Data("sample-upstream listening on \(HTTPServer.url(host: host, port: port))\n".utf8))
         }
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: upstream.server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger

@@ -21,11 +21,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
-    /// Every value of the named field, in order.
-    public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
-    }
-
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))
     }

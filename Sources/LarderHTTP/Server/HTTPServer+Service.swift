@@ -11,6 +11,13 @@ extension HTTPServer: Service {
     }
 }
 
+extension HTTPServer {
+    /// `http://HOST:PORT`, with an IPv6 literal in brackets, for the `listening on` line.
+    public static func url(host: String, port: Int) -> String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+}
+
 extension HTTPServer: CustomStringConvertible {
     public var description: String { "HTTPServer(\(configuration.host):\(port))" }
 }
