@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps one cached item fresh (SPEC §4.5–4.7): one refresh at a time, a scheduler that refreshes
+/// before expiry, background refreshes triggered by requests for expired data, and backoff on failure.
+///
+/// The item's own code does the fetching, validation and atomic commit in `attempt`; this type
+/// decides *when*, and remembers how it went for `/status`.
+public final class Refresher<Outcome: Sendable>: Sendable {
+    /// One fetch-validate-commit of the item; `contactAt` is the instant to record as `fetched_at` on success.
+    public typealias Attempt = @Sendable (_ contactAt: Date) async -> Result<Outcome, RefreshError>
+
+    public let name: String
+    public let ttl: Duration
+    public let clock: any FreshnessClock
+    let backoff: Backoff
+    let logger: Logger
+    private let attempt: Attempt
+    private let flight = SingleFlight<Int, Result<Outcome, RefreshError>>()
+    private let state: Mutex<RefreshStatus>
+
+    /// `fetchedAt` is the stored `fetched_at` of the cached copy, nil when nothing is cached.
+    public init(
+        name: String, ttl: Duration, clock: any FreshnessClock, fetchedAt: Date?,
+        backoff: Backoff? = nil, logger: Logger, attempt: @escaping Attempt
+    ) {
+        self.name = name
+        self.ttl = ttl
+        self.clock = clock
+        self.backoff = backoff ?? Backoff(cap: ttl)
+        self.logger = logger
+        self.attempt = attempt
+        state = Mutex(RefreshStatus(fetchedAt: fetchedAt))
+    }
+
+    /// What `/status` shows: the last success, attempt and error, and when the next refresh is due.
+    public var status: RefreshStatus {
+        state.withLock { $0 }
+    }
+
+    /// The last time the upstream confirmed or replaced the item.
+    public var fetchedAt: Date? {
+        state.withLock { $0.fetchedAt }
+    }
+
+    public var isExpired: Bool {
+        FreshnessRules.isExpired(fetchedAt: fetchedAt, ttl: ttl, now: clock.now)
+    }
+
+    public var isRefreshing: Bool { flight.isRunning(0) }
+
+    /// Refreshes now, or joins the refresh in flight; nil only when the caller was cancelled.
+    @discardableResult
+    public func refresh() async -> Result<Outcome, RefreshError>? {
+        await flight.run(0) { [self] in
+            let started = clock.now
+            state.withLock { $0.lastAttempt = started }
+            let result = await attempt(started)
+            record(result, at: started)
+            return result
+        }
+    }
+
+    /// Stale-while-revalidate: when the item is expired, not refreshing and not backing off, starts
+    /// a refresh in the background and returns at once.
+    public func refreshIfDue() {
+        let now = clock.now
+        let due = state.withLock { status in
+            FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: ttl, now: now)
+                && (status.retryAt.map { $0 <= now } ?? true)
+        }
+        guard due, !flight.isRunning(0) else { return }
+        Task { await self.refresh() }
+    }
+
+    /// Joins (or starts) a refresh and waits for it at most `timeout`; nil when time ran out first.
+    public func refresh(waitingAtMost timeout: Duration) async -> Result<Outcome, RefreshError>? {
+        let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
+        return await withTaskGroup(of: Result<Outcome, RefreshError>?.self) { group in
+            group.addTask { await self.refresh() }
+            group.addTask {
+                try? await self.clock.sleep(until: deadline)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// The scheduler: refreshes at start, then before each expiry, and after failures on the
+    /// backoff schedule; returns when its task is cancelled (graceful shutdown).
+    public func run() async {
+        await refresh()
+        while !Task.isCancelled {
+            let due = nextDue()
+            state.withLock { $0.nextRefresh = due }
+            if due > clock.now {
+                do { try await clock.sleep(until: due) } catch { break }
+                continue
+            }
+            await refresh()
+        }
+        flight.cancelAll()
+    }
+
+    /// When the scheduler refreshes next: the retry time after a failure, else a little before expiry.
+    func nextDue() -> Date {
+        state.withLock { status in
+            if let retryAt = status.retryAt { return retryAt }
+            guard let fetchedAt = status.fetchedAt else { return clock.now }
+            // Refresh ahead of expiry by a tenth of the TTL (at most a minute), so a healthy
+            // upstream never lets the item expire.
+            let lead = min(ttl.timeInterval / 10, 60)
+            return fetchedAt.addingTimeInterval(ttl.timeInterval - lead)
+        }
+    }
+
+    private func record(_ result: Result<Outcome, RefreshError>, at started: Date) {
+        let now = clock.now
+        state.withLock { status in
+            switch result {
+            case .success:
+                status.fetchedAt = started
+                status.lastSuccess = now
+                status.lastError = nil
+                status.failures = 0
+                status.retryAt = nil
+            case .failure(let error):
+                status.failures += 1
+                status.lastError = error
+                status.lastErrorAt = now
+                status.retryAt = now.addingTimeInterval(backoff.delay(afterFailures: status.failures).timeInterval)
+            }
+        }
+        if case .failure(let error) = result {
+            logger.warning("\(name) refresh failed: \(error.message)", metadata: ["error_kind": "\(error.kind.rawValue)"])
+        }
+    }
+}
+
+/// A snapshot of one item's refresh history, for `/status` and stale `Cache-Status` details.
+public struct RefreshStatus: Sendable, Equatable {
+    public var fetchedAt: Date?
+    public var lastAttempt: Date?
+    public var lastSuccess: Date?
+    public var lastError: RefreshError?
+    public var lastErrorAt: Date?
+    /// Consecutive failures since the last success.
+    public var failures = 0
+    /// While backing off: the earliest next attempt.
+    public var retryAt: Date?
+    public var nextRefresh: Date?
+
+    public init(fetchedAt: Date?) {
+        self.fetchedAt = fetchedAt
+    }
+}

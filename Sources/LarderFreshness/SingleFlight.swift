@@ -1,0 +1,74 @@
+import Synchronization
+
+/// At most one running operation per key (SPEC §4.6): later callers join the one in flight and share its result.
+///
+/// A caller that is cancelled stops waiting (and gets nil) without cancelling the operation, which
+/// other callers may still be waiting for; the operation's own timeouts bound how long it runs.
+public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Flight {
+        var waiters: [UInt64: CheckedContinuation<Value?, Never>] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    private struct State {
+        var flights: [Key: Flight] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Runs `operation` for `key`, or joins the run already in flight; nil when the caller was cancelled first.
+    public func run(_ key: Key, _ operation: @escaping @Sendable () async -> Value) async -> Value? {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                let cancelled: Bool = state.withLock { state in
+                    guard !Task.isCancelled else { return true }
+                    if state.flights[key] != nil {
+                        state.flights[key]!.waiters[id] = continuation
+                        return false
+                    }
+                    var flight = Flight(waiters: [id: continuation])
+                    flight.task = Task { [self] in
+                        let value = await operation()
+                        finish(key, with: value)
+                    }
+                    state.flights[key] = flight
+                    return false
+                }
+                if cancelled { continuation.resume(returning: nil) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.flights[key]?.waiters.removeValue(forKey: id) }
+            waiter?.resume(returning: nil)
+        }
+    }
+
+    /// True while an operation for `key` runs.
+    public func isRunning(_ key: Key) -> Bool {
+        state.withLock { $0.flights[key] != nil }
+    }
+
+    /// How many operations are running.
+    public var runningCount: Int {
+        state.withLock { $0.flights.count }
+    }
+
+    /// Cancels every running operation (at shutdown); their waiters still get the results they end with.
+    public func cancelAll() {
+        let tasks = state.withLock { $0.flights.values.compactMap(\.task) }
+        for task in tasks { task.cancel() }
+    }
+
+    private func finish(_ key: Key, with value: Value) {
+        let waiters = state.withLock { $0.flights.removeValue(forKey: key)?.waiters ?? [:] }
+        for waiter in waiters.values {
+            waiter.resume(returning: value)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// One stored day of rates: the published digits as text, so nothing passes through floating point.
+public struct RateSetRecord: Sendable, Equatable {
+    /// The resource name the rates' item records and upstream URL are stored under.
+    public static let resource = "rates"
+
+    /// `YYYY-MM-DD`.
+    public var date: String
+    public var base: String
+    public var createdAt: Date?
+    public var updatedAt: Date?
+    /// When Larder stored this content (its `Last-Modified`); unchanged while the content is.
+    public var storedAt: Date
+    /// Sorted by code.
+    public var rates: [Rate]
+
+    /// One currency of a stored day.
+    public struct Rate: Sendable, Equatable {
+        public var code: String
+        public var name: String?
+        public var value: String
+
+        public init(code: String, name: String?, value: String) {
+            self.code = code
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(date: String, base: String, createdAt: Date?, updatedAt: Date?, storedAt: Date, rates: [Rate]) {
+        self.date = date
+        self.base = base
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.storedAt = storedAt
+        self.rates = rates
+    }
+}
+
+extension Store {
+    /// The newest stored day, with its rates.
+    public func latestRateSet() throws(StoreError) -> RateSetRecord? {
+        try read { db in
+            try Self.rateSet(db, sql: "SELECT * FROM rate_sets ORDER BY date DESC LIMIT 1", arguments: [])
+        }
+    }
+
+    /// The stored day `date`, or the latest stored day before it.
+    public func rateSet(onOrBefore date: String) throws(StoreError) -> RateSetRecord? {
+        try read { db in
+            try Self.rateSet(
+                db, sql: "SELECT * FROM rate_sets WHERE date <= ? ORDER BY date DESC LIMIT 1", arguments: [date])
+        }
+    }
+
+    /// The stored days among `dates`, keyed by date.
+    public func rateSets(dates: [String]) throws(StoreError) -> [String: RateSetRecord] {
+        try read { db in
+            var found: [String: RateSetRecord] = [:]
+            for date in dates {
+                if let set = try Self.rateSet(db, sql: "SELECT * FROM rate_sets WHERE date = ?", arguments: [date]) {
+                    found[date] = set
+                }
+            }
+            return found
+        }
+    }
+
+    /// How many days are stored.
+    public func rateSetCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM rate_sets") ?? 0 }
+    }
+
+    /// Replaces the given days and the feed's item record in one transaction: all of it lands, or none.
+    public func commitRates(_ sets: [RateSetRecord], item: ItemRecord) throws(StoreError) {
+        try write { db in
+            for set in sets {
+                try db.execute(sql: "DELETE FROM rate_sets WHERE date = ?", arguments: [set.date])
+                try db.execute(
+                    sql: "INSERT INTO rate_sets(date, base, created_at, updated_at, stored_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        set.date, set.base, set.createdAt?.timeIntervalSince1970,
+                        set.updatedAt?.timeIntervalSince1970, set.storedAt.timeIntervalSince1970,
+                    ])
+                let insert = try db.cachedStatement(sql: "INSERT INTO rates(date, code, name, value) VALUES (?, ?, ?, ?)")
+                for rate in set.rates {
+                    try insert.execute(arguments: [set.date, rate.code, rate.name, rate.value])
+                }
+            }
+            try item.save(db)
+        }
+    }
+
+    private static func rateSet(_ db: Database, sql: String, arguments: StatementArguments) throws -> RateSetRecord? {
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
+        let date: String = row["date"]
+        let rates = try Row.fetchAll(
+            db, sql: "SELECT code, name, value FROM rates WHERE date = ? ORDER BY code", arguments: [date]
+        ).map { RateSetRecord.Rate(code: $0["code"], name: $0["name"], value: $0["value"]) }
+        return RateSetRecord(
+            date: date, base: row["base"],
+            createdAt: (row["created_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            updatedAt: (row["updated_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            storedAt: Date(timeIntervalSince1970: row["stored_at"]),
+            rates: rates)
+    }
+}

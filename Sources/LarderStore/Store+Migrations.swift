@@ -1,0 +1,48 @@
+import GRDB
+
+extension Store {
+    /// Tables holding cached data, cleared on a format-version mismatch (not `meta` or `grdb_migrations`).
+    static let dataTables = ["rates", "rate_sets", "items", "resources"]
+
+    /// The schema, one registered step per change; GRDB applies the missing ones in order.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: meta, resources, items, rates") { db in
+            try db.create(table: "meta") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "resources") { t in
+                t.primaryKey("name", .text)
+                t.column("upstream_url", .text).notNull()
+            }
+            // The freshness record of each cached item (SPEC §4): the rate feed, the documents index, each document.
+            try db.create(table: "items") { t in
+                t.column("resource", .text).notNull()
+                t.column("key", .text).notNull()
+                t.column("fetched_at", .double).notNull()
+                t.column("created_at", .double)
+                t.column("updated_at", .double)
+                t.column("etag", .text)
+                t.column("last_modified", .text)
+                t.primaryKey(["resource", "key"])
+            }
+            try db.create(table: "rate_sets") { t in
+                t.primaryKey("date", .text)
+                t.column("base", .text).notNull()
+                t.column("created_at", .double)
+                t.column("updated_at", .double)
+                t.column("stored_at", .double).notNull()
+            }
+            try db.create(table: "rates", options: .withoutRowID) { t in
+                t.column("date", .text).notNull().references("rate_sets", onDelete: .cascade)
+                t.column("code", .text).notNull()
+                t.column("name", .text)
+                // The published digits, as text: never a floating-point number.
+                t.column("value", .text).notNull()
+                t.primaryKey(["date", "code"])
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Larder's SQLite store in the cache directory: metadata, rate sets and history (document bodies live as files).
+///
+/// One `DatabasePool` in WAL mode: readers never wait for the writer, and every replacement is one
+/// transaction, so a kill at any moment leaves the old data or the new, never a mix.
+public final class Store: Sendable {
+    /// The meaning of the stored data; bump it when the same tables would be read differently,
+    /// and every cache written by an older Larder is cleared at start instead of misread (SPEC §4.9).
+    public static let formatVersion = 1
+    /// The database file's name inside the cache directory.
+    public static let fileName = "larder.sqlite"
+
+    let pool: DatabasePool
+    let logger: Logger
+
+    /// Opens (creating when needed) the store in `directory`, migrates it, and clears every
+    /// resource's data when the stored format version is not `formatVersion`.
+    public init(directory: String, formatVersion: Int = Store.formatVersion, logger: Logger) throws(StoreError) {
+        self.logger = logger
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError("cannot create the cache directory \(directory): \(error.localizedDescription)")
+        }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // Durable commits: a refresh acknowledged is a refresh kept, even across a power cut.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        configuration.busyMode = .timeout(5)
+        let path = (directory as NSString).appendingPathComponent(Self.fileName)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            try checkFormatVersion(formatVersion)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError("cannot open the store \(path): \(error)")
+        }
+    }
+
+    private func checkFormatVersion(_ expected: Int) throws {
+        try pool.write { db in
+            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format_version'")
+            guard stored != String(expected) else { return }
+            if let stored {
+                logger.notice("cache format version \(stored) is not \(expected): clearing the cache")
+                for table in Self.dataTables {
+                    try db.execute(sql: "DELETE FROM \(table)")
+                }
+            }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('format_version', ?)",
+                arguments: [String(expected)])
+        }
+    }
+
+    /// Records `url` as the resource's upstream; when a different URL was recorded, clears the
+    /// resource's data first (SPEC §4.9) and answers true.
+    @discardableResult
+    public func prepare(resource: String, upstreamURL url: String) throws(StoreError) -> Bool {
+        try write { db in
+            let stored = try String.fetchOne(
+                db, sql: "SELECT upstream_url FROM resources WHERE name = ?", arguments: [resource])
+            guard stored != url else { return false }
+            if stored != nil {
+                try Self.clear(resource: resource, in: db)
+            }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO resources(name, upstream_url) VALUES (?, ?)", arguments: [resource, url])
+            return stored != nil
+        }
+    }
+
+    static func clear(resource: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM items WHERE resource = ?", arguments: [resource])
+        if resource == RateSetRecord.resource {
+            try db.execute(sql: "DELETE FROM rate_sets")
+        }
+    }
+
+    /// A write transaction, with GRDB's errors turned into a `StoreError`.
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw StoreError("store write failed: \(error)")
+        }
+    }
+
+    /// A read from a snapshot of the last committed state.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw StoreError("store read failed: \(error)")
+        }
+    }
+
+    /// SQLite's own consistency check; "ok" when the file is sound.
+    public func integrityCheck() throws(StoreError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+}
+
+/// A store that could not be opened, read or written; the message names the file and SQLite's reason.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
