@@ -3,8 +3,9 @@ import Synchronization
 /// A misbehaviour the sample upstream is told to show for a path, over `PUT /_control/faults`.
 ///
 /// JSON: `{"path":"/rates/daily.xml","status":503,"delay_ms":2000,"truncate_at":100,
-/// "body":"<html>oops</html>","content_type":"text/html","times":1}`; every field but `path` is
-/// optional, and `path` `*` matches every served path.
+/// "body":"<html>oops</html>","content_type":"text/html","headers":{"Location":"/elsewhere"},
+/// "gzip_bomb_mib":300,"times":1}`; every field but `path` is optional, and `path` `*` matches
+/// every served path. A redirect loop is `{"path":"/x","status":302,"headers":{"Location":"/x"}}`.
 public struct Fault: Codable, Sendable, Equatable {
     public var path: String
     /// Answer this status instead of the file.
@@ -16,12 +17,18 @@ public struct Fault: Codable, Sendable, Equatable {
     /// Answer these bytes instead of the file (garbage, an HTML error page, a wrong shape).
     public var body: String?
     public var contentType: String?
+    /// Header fields set on the answer, whatever it is (file, injected body or bomb), replacing
+    /// fields of the same name: `Location` for redirects, `Content-Encoding`, `Retry-After`.
+    public var headers: [String: String]?
+    /// Answer with `Content-Encoding: gzip` and a small body that inflates to this many MiB of zeros.
+    public var gzipBombMib: Int?
     /// Apply to this many requests, then disappear; forever when absent.
     public var times: Int?
 
     public init(
         path: String, status: Int? = nil, delayMs: Int? = nil, truncateAt: Int? = nil,
-        body: String? = nil, contentType: String? = nil, times: Int? = nil
+        body: String? = nil, contentType: String? = nil, headers: [String: String]? = nil,
+        gzipBombMib: Int? = nil, times: Int? = nil
     ) {
         self.path = path
         self.status = status
@@ -29,8 +36,13 @@ public struct Fault: Codable, Sendable, Equatable {
         self.truncateAt = truncateAt
         self.body = body
         self.contentType = contentType
+        self.headers = headers
+        self.gzipBombMib = gzipBombMib
         self.times = times
     }
+
+    /// The largest bomb served (about 27 MB compressed), so a typo cannot exhaust the test machine.
+    public static let maxGzipBombMib = 4096
 }
 
 /// The faults in force; each request takes (and uses up) the first one matching its path.

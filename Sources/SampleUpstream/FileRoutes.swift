@@ -21,6 +21,9 @@ struct FileRoutes {
         if let delay = fault?.delayMs, delay > 0 {
             try? await Task.sleep(for: .milliseconds(delay))
         }
+        if let fault, let mebibytes = fault.gzipBombMib {
+            return bomb(fault, mebibytes: mebibytes)
+        }
         if let fault, fault.status != nil || fault.body != nil {
             return injected(fault)
         }
@@ -32,9 +35,10 @@ struct FileRoutes {
             "Last-Modified": HTTPDate.format(secondsSince1970: file.lastModified),
         ]
         if ConditionalRequest.isNotModified(request.headers, etag: file.etag, lastModified: file.lastModified) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: Self.adding(fault, to: headers))
         }
         headers.add("Content-Type", file.contentType)
+        headers = Self.adding(fault, to: headers)
         if let cut = fault?.truncateAt {
             return Response(headers: headers, body: .stream(Self.truncated(file.bytes, after: cut)))
         }
@@ -45,7 +49,31 @@ struct FileRoutes {
         let status = HTTPStatus(fault.status ?? 200)
         let body = fault.body ?? "{\"error\":\"injected fault \(status.rawValue)\"}"
         let type = fault.contentType ?? (fault.body == nil ? "application/json" : "application/octet-stream")
-        return Response(status: status, headers: ["Content-Type": type, "Cache-Control": "no-store"], body: .string(body))
+        let headers = Self.adding(fault, to: ["Content-Type": type, "Cache-Control": "no-store"])
+        return Response(status: status, headers: headers, body: .string(body))
+    }
+
+    /// A small gzip body that inflates to `mebibytes` MiB of zeros.
+    private func bomb(_ fault: Fault, mebibytes: Int) -> Response {
+        let size = min(max(mebibytes, 0), Fault.maxGzipBombMib)
+        let headers: HTTPHeaders = [
+            "Content-Type": fault.contentType ?? "application/octet-stream",
+            "Content-Encoding": "gzip",
+            "Cache-Control": "no-store",
+        ]
+        return Response(
+            status: HTTPStatus(fault.status ?? 200), headers: Self.adding(fault, to: headers),
+            body: .bytes(GzipBomb.bytes(mebibytes: size))
+        )
+    }
+
+    /// The fault's header fields set over `headers`.
+    private static func adding(_ fault: Fault?, to headers: HTTPHeaders) -> HTTPHeaders {
+        var headers = headers
+        for (name, value) in (fault?.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            headers.set(name, value)
+        }
+        return headers
     }
 
     /// Declares the whole length, sends `after` bytes, then cuts the connection.

@@ -6,7 +6,7 @@ import SampleUpstream
 import Testing
 
 /// Runs `body` against a sample upstream serving the repository's `Examples/upstream`.
-private func withUpstream(_ body: (Int) async throws -> Void) async throws {
+func withUpstream(_ body: (Int) async throws -> Void) async throws {
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.drainTimeout = .milliseconds(200)
@@ -24,7 +24,7 @@ private func withUpstream(_ body: (Int) async throws -> Void) async throws {
     await upstream.server.stop()
 }
 
-private func putFault(_ port: Int, _ json: String) throws {
+func putFault(_ port: Int, _ json: String) throws {
     let response = try TestConnection.fetch(port: port, "PUT", "/_control/faults", body: Array(json.utf8))
     guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
 }

@@ -1,0 +1,82 @@
+import LarderUpstream
+import Testing
+
+// Serialized so the bomb test measures memory without its neighbours inflating bodies alongside.
+@Suite("Upstream client: compressed bodies are capped after decompression", .serialized)
+struct CompressionTests {
+    @Test func aGzipBodyArrivesDecompressed() async throws {
+        try await withUpstream { upstream in
+            try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":1}"#)
+            let result = try await withClient { client in
+                try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: 8 * mebibyte)
+            }
+            let body = fetchedBody(result)
+            #expect(body?.bytes.count == mebibyte)
+            #expect(body?.bytes.allSatisfy { $0 == 0 } == true)
+        }
+    }
+
+    @Test func aGzipBombIsRefusedQuicklyWithoutInflatingIt() async throws {
+        try await withUpstream { upstream in
+            try await upstream.fault(#"{"path":"/bomb","gzip_bomb_mib":300}"#)
+            // Build the bomb before measuring: the upstream lives in this process too.
+            let warmUp = try await withClient { client in
+                await failure { () async throws(UpstreamError) in
+                    try await client.fetch(upstream.url("/bomb"), validators: .none, maxBytes: mebibyte)
+                }
+            }
+            #expect(warmUp?.kind == .tooLarge)
+            let start = ContinuousClock.now
+            let (error, growth) = try await MemoryProbe.peakGrowth {
+                try await withClient { client in
+                    await failure { () async throws(UpstreamError) in
+                        try await client.fetch(upstream.url("/bomb"), validators: .none, maxBytes: 8 * mebibyte)
+                    }
+                }
+            }
+            #expect(error?.kind == .tooLarge, "\(String(describing: error))")
+            #expect(ContinuousClock.now - start < .seconds(5))
+            // Inflating it all would take 300 MiB. Allowed: the 8 MiB cap held by `fetch`, one socket
+            // read's inflation (up to 16 MiB) and the rest of this process running other tests.
+            #expect(growth < 40 * mebibyte, "peak resident memory grew by \(growth >> 20) MiB")
+        }
+    }
+
+    @Test func aSmallCompressedBodyOverTheCapIsRefused() async throws {
+        try await withUpstream { upstream in
+            try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":2}"#)
+            let error = try await withClient { client in
+                await failure { () async throws(UpstreamError) in
+                    try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: mebibyte)
+                }
+            }
+            #expect(error?.kind == .tooLarge)
+            #expect(error?.message.contains("after decompression") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test func theClientWideInflationLimitIsABackstop() async throws {
+        try await withUpstream { upstream in
+            try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":4}"#)
+            let error = try await withClient({ $0.maxInflatedBytes = mebibyte }) { client in
+                await failure { () async throws(UpstreamError) in
+                    try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: 64 * mebibyte)
+                }
+            }
+            #expect(error?.kind == .tooLarge, "\(String(describing: error))")
+            #expect(error?.message.contains("decompression limit") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test func aBodyThatIsNotTheGzipItClaimsIsATransferError() async throws {
+        try await withUpstream { upstream in
+            try await upstream.fault(#"{"path":"/fake","body":"this is not gzip at all","headers":{"Content-Encoding":"gzip"}}"#)
+            let error = try await withClient { client in
+                await failure { () async throws(UpstreamError) in
+                    try await client.fetch(upstream.url("/fake"), validators: .none, maxBytes: mebibyte)
+                }
+            }
+            #expect(error?.kind == .transfer, "\(String(describing: error))")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LarderHTTP
+import LarderTestSupport
+import LarderUpstream
+import Testing
+
+@Suite("Upstream client: conditional GET")
+struct FetchTests {
+    static let daily = "/rates/eurofxref-daily.xml"
+
+    @Test func fetchesABodyWithItsValidatorsAndType() async throws {
+        try await withUpstream { upstream in
+            try await withClient { client in
+                let result = try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: 8 * mebibyte)
+                let body = try #require(fetchedBody(result))
+                let onDisk = try Data(contentsOf: ChildProcess.examplesUpstream.appendingPathComponent("rates/eurofxref-daily.xml"))
+                #expect(body.bytes == Array(onDisk))
+                #expect(body.validators.etag?.hasPrefix("\"") == true)
+                #expect(body.validators.lastModified.flatMap(HTTPDate.parse) != nil)
+                #expect(body.contentType == "application/xml")
+            }
+        }
+    }
+
+    @Test func revalidatesByETag() async throws {
+        try await withUpstream { upstream in
+            try await withClient { client in
+                let first = try #require(fetchedBody(try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)))
+                let etagOnly = UpstreamValidators(etag: first.validators.etag)
+                let second = try await client.fetch(upstream.url(Self.daily), validators: etagOnly, maxBytes: mebibyte)
+                guard case .notModified(let validators) = second else {
+                    Issue.record("expected 304, got \(second)")
+                    return
+                }
+                #expect(validators == first.validators)
+                // A 304 for a request that carried only If-None-Match: the upstream saw the tag.
+                #expect(try await upstream.statuses(of: Self.daily) == ["200": 1, "304": 1])
+            }
+        }
+    }
+
+    @Test func revalidatesByDate() async throws {
+        try await withUpstream { upstream in
+            try await withClient { client in
+                let first = try #require(fetchedBody(try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)))
+                let dateOnly = UpstreamValidators(lastModified: first.validators.lastModified)
+                let second = try await client.fetch(upstream.url(Self.daily), validators: dateOnly, maxBytes: mebibyte)
+                guard case .notModified = second else {
+                    Issue.record("expected 304, got \(second)")
+                    return
+                }
+                #expect(try await upstream.statuses(of: Self.daily) == ["200": 1, "304": 1])
+            }
+        }
+    }
+
+    @Test func aChangedFileComesBackWhole() async throws {
+        try await withUpstream { upstream in
+            try await withClient { client in
+                let url = upstream.url("/rates/rates.txt")
+                let first = try #require(fetchedBody(try await client.fetch(url, validators: .none, maxBytes: mebibyte)))
+                try await upstream.put("/rates/rates.txt", Array("USD|US dollar|1.5\n".utf8))
+                let second = try #require(fetchedBody(try await client.fetch(url, validators: first.validators, maxBytes: mebibyte)))
+                #expect(second.bytes == Array("USD|US dollar|1.5\n".utf8))
+                #expect(second.validators.etag != first.validators.etag)
+            }
+        }
+    }
+
+    @Test(arguments: [(500, "500 Internal Server Error"), (503, "503 Service Unavailable"), (404, "404 Not Found")])
+    func otherStatusesFail(status: Int, line: String) async throws {
+        try await withUpstream { upstream in
+            try await upstream.fault(#"{"path":"\#(Self.daily)","status":\#(status)}"#)
+            let error = try await withClient { client in
+                await failure { () async throws(UpstreamError) in
+                    try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
+                }
+            }
+            #expect(error == UpstreamError(.status, "upstream answered \(line)", status: status))
+        }
+    }
+
+    @Test func sendsUserAgentAndValidatorsAndKeepsOnesA304Omits() async throws {
+        let answer = "HTTP/1.1 304 Not Modified\r\nETag: \"new\"\r\nConnection: close\r\n\r\n"
+        try await withScriptedServer([.send(answer)]) { server in
+            let sent = UpstreamValidators(etag: "\"old\"", lastModified: "Fri, 20 Nov 2026 16:00:00 GMT")
+            let result = try await withClient { client in
+                try await client.fetch("http://127.0.0.1:\(server.port)/x", validators: sent, maxBytes: mebibyte)
+            }
+            #expect(server.requestHeader("User-Agent") == "larder/test")
+            #expect(server.requestHeader("If-None-Match") == "\"old\"")
+            #expect(server.requestHeader("If-Modified-Since") == "Fri, 20 Nov 2026 16:00:00 GMT")
+            #expect(server.requestHeader("Accept-Encoding")?.contains("gzip") == true)
+            guard case .notModified(let validators) = result else {
+                Issue.record("expected 304, got \(result)")
+                return
+            }
+            #expect(validators == UpstreamValidators(etag: "\"new\"", lastModified: sent.lastModified))
+        }
+    }
+
+    @Test func streamsTheBodyInOrderToASink() async throws {
+        try await withUpstream { upstream in
+            try await withClient { client in
+                let collected = Collected()
+                let outcome = try await client.stream(upstream.url("/rates/eurofxref-hist-90d.xml"), validators: .none, maxBytes: mebibyte) {
+                    collected.append($0)
+                }
+                let onDisk = try Data(contentsOf: ChildProcess.examplesUpstream.appendingPathComponent("rates/eurofxref-hist-90d.xml"))
+                guard case .streamed(let body) = outcome else {
+                    Issue.record("expected a body, got \(outcome)")
+                    return
+                }
+                #expect(body.byteCount == onDisk.count)
+                #expect(collected.bytes == Array(onDisk))
+                #expect(body.validators.etag != nil)
+            }
+        }
+    }
+
+    @Test func aBodyOfExactlyTheCapIsAccepted() async throws {
+        try await withUpstream { upstream in
+            let size = try Data(contentsOf: ChildProcess.examplesUpstream.appendingPathComponent("rates/rates.txt")).count
+            let result = try await withClient { client in
+                try await client.fetch(upstream.url("/rates/rates.txt"), validators: .none, maxBytes: size)
+            }
+            #expect(fetchedBody(result)?.bytes.count == size)
+        }
+    }
+
+    @Test func reusesOneClientForManyRequests() async throws {
+        try await withUpstream { upstream in
+            try await withClient { client in
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<20 {
+                        group.addTask {
+                            try await fetchedBody(client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte))?.bytes.count ?? 0
+                        }
+                    }
+                    for try await count in group {
+                        #expect(count > 1000)
+                    }
+                }
+            }
+            #expect(try await upstream.statuses(of: Self.daily) == ["200": 20])
+        }
+    }
+}
