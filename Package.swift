@@ -12,6 +12,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // libmicrohttpd, found through pkg-config; shim.h wraps the variadic calls Swift cannot import.
@@ -34,12 +38,69 @@ let package = Package(
             name: "LarderConfig",
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
+        // The SQLite store (GRDB): migrations, records, the format-version and upstream-URL checks.
+        .target(
+            name: "LarderStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The one shared upstream HTTP client (AsyncHTTPClient): conditional GET, limits, timeouts.
+        .target(
+            name: "LarderUpstream",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The freshness rules of SPEC §4: TTL, timestamps, single flight, backoff, scheduling. Pure Swift, clock injected.
+        .target(
+            name: "LarderFreshness",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        // Cached answers over HTTP: representations with validators, SPEC §3's cache headers, 304s,
+        // and responses prepared once per second for the hot path. Shared by rates and documents.
+        .target(
+            name: "LarderServing",
+            dependencies: [
+                "LarderHTTP",
+                "LarderFreshness",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output. Pure.
+        .target(
+            name: "LarderRates",
+            dependencies: ["LarderConfig"]
+        ),
+        // The rates cache: sync from the upstream into the store, the served snapshot, the /rates routes.
+        .target(
+            name: "LarderRatesCache",
+            dependencies: [
+                "LarderRates",
+                "LarderHTTP",
+                "LarderConfig",
+                "LarderStore",
+                "LarderUpstream",
+                "LarderFreshness",
+                "LarderServing",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Builds the running application from a configuration: routes, services, logging.
         .target(
             name: "LarderApp",
             dependencies: [
                 "LarderHTTP",
                 "LarderConfig",
+                "LarderStore",
+                "LarderUpstream",
+                "LarderFreshness",
+                "LarderRatesCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -78,7 +139,22 @@ let package = Package(
         .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTestSupport"]),
         .testTarget(name: "LarderConfigTests", dependencies: ["LarderConfig"]),
         .testTarget(name: "SampleUpstreamTests", dependencies: ["SampleUpstream", "LarderTestSupport"]),
-        .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTestSupport"]),
+        .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore"]),
+        .testTarget(
+            name: "LarderUpstreamTests",
+            dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTestSupport"]
+        ),
+        .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness"]),
+        .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderConfig"]),
+        .testTarget(
+            name: "LarderRatesCacheTests",
+            dependencies: [
+                "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig", "LarderStore", "LarderFreshness", "LarderHTTP",
+                "SampleUpstream", "LarderTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTestSupport", "LarderStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

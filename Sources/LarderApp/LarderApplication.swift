@@ -1,6 +1,10 @@
 import Foundation
 import LarderConfig
+import LarderFreshness
 import LarderHTTP
+import LarderRatesCache
+import LarderStore
+import LarderUpstream
 import Logging
 import ServiceLifecycle
 
@@ -8,41 +12,84 @@ import ServiceLifecycle
 public struct LarderApplication: Sendable {
     public let configuration: Configuration
     public let server: HTTPServer
+    /// nil when `--rates-url` is not set.
+    public let rates: RatesCache?
+    let store: Store?
+    let client: UpstreamClient
     let logger: Logger
 
-    /// `onListening` receives the bound host and the real port (SPEC §2's `listening on` line).
+    /// Opens the store and loads what it holds, so the first request is served from disk.
+    ///
+    /// `clock` drives every freshness decision (tests pass a `ManualClock`); `upstreamLimits` bound
+    /// every upstream request. `onListening` receives the bound host and the real port (SPEC §2).
     public init(
         configuration: Configuration, logger: Logger,
+        clock: any FreshnessClock = SystemClock(), upstreamLimits: UpstreamLimits = .init(),
         onListening: (@Sendable (_ host: String, _ port: Int) -> Void)? = nil
-    ) {
+    ) throws(StoreError) {
         self.configuration = configuration
         self.logger = logger
+        let configured = configuration.rates != nil || configuration.documents != nil
+        let store = configured
+            ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
+        self.store = store
+        client = UpstreamClient(limits: upstreamLimits, logger: logger)
+        if let upstream = configuration.rates, let store {
+            rates = try RatesCache(
+                upstream: upstream, ttl: configuration.ratesTTL, store: store, client: client, clock: clock,
+                logger: logger)
+        } else {
+            rates = nil
+        }
         server = HTTPServer(
             configuration: ServerConfiguration(configuration),
-            router: Self.router(for: configuration),
+            router: Self.router(configuration: configuration, rates: rates),
             logger: logger,
             onListening: onListening
         )
     }
 
     /// Every route Larder answers.
-    static func router(for configuration: Configuration) -> Router {
+    static func router(configuration: Configuration, rates: RatesCache?) -> Router {
         var router = Router()
         HealthRoutes.register(on: &router)
-        // The rates and documents modules replace these as they arrive.
-        DisabledResourceRoutes.rates.register(on: &router, configured: configuration.rates != nil)
+        if let rates {
+            RatesRoutes(cache: rates, adminToken: configuration.adminToken).register(on: &router)
+        } else {
+            DisabledResourceRoutes.rates.register(on: &router, configured: false)
+        }
+        // The documents module replaces this as it arrives.
         DisabledResourceRoutes.documents.register(on: &router, configured: configuration.documents != nil)
         return router
     }
 
-    /// Serves until SIGTERM or SIGINT, then stops gracefully.
+    /// The background work and the server; stopped in reverse order, so the server drains first.
+    var services: [any Service] {
+        var services: [any Service] = []
+        if let rates { services.append(RatesService(cache: rates)) }
+        services.append(server)
+        return services
+    }
+
+    /// Closes the shared upstream client (after the services stopped; `run` does it itself).
+    public func shutdownUpstreamClient() async {
+        await client.shutdown()
+    }
+
+    /// Serves until SIGTERM or SIGINT (or the task is cancelled), then stops gracefully.
     public func run() async throws {
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: server)],
+            services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        await client.shutdown()
     }
 }
 

@@ -74,10 +74,16 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "larder")
         FileDescriptorLimit.raise(logger: logger)
 
-        let application = LarderApplication(configuration: configuration, logger: logger) { host, port in
-            // Unbuffered, so a test or a supervisor reading the pipe sees it at once.
-            let line = "larder \(LarderVersion.current) listening on \(HTTPServer.url(host: host, port: port))\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+        let application: LarderApplication
+        do {
+            application = try LarderApplication(configuration: configuration, logger: logger) { host, port in
+                // Unbuffered, so a test or a supervisor reading the pipe sees it at once.
+                let line = "larder \(LarderVersion.current) listening on \(HTTPServer.url(host: host, port: port))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("larder serve: \(error)\n".utf8))
+            throw ExitCode(73)  // EX_CANTCREAT: the cache cannot be opened
         }
         do {
             try await application.run()

@@ -40,18 +40,22 @@ struct ServeTests {
         #expect(message.contains("--\(resource)-url"))
     }
 
-    @Test func configuredResourcesNotYetBuiltAnswerJSON501() async throws {
+    @Test func aColdCacheWithAnUnreachableUpstreamAnswers503AndDocumentsAre501() async throws {
+        let cache = NSTemporaryDirectory() + "larder-e2e-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
         let (rates, documents) = try await onThread {
             let child = try ChildProcess("larder", [
-                "serve", "--port", "0", "--rates-url", "http://127.0.0.1:9/rates.xml",
+                "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:9/rates.xml",
                 "--documents-url", "http://127.0.0.1:9/index.json",
             ])
             let port = try child.waitForListening()
             return (try TestConnection.fetch(port: port, "/rates"), try TestConnection.fetch(port: port, "/documents"))
         }
-        #expect(rates.status == 501)
-        #expect(rates.errorCode == "not_implemented")
+        #expect(rates.status == 503)
+        #expect(rates.errorCode == "unavailable")
+        #expect(rates.header("Retry-After") != nil)
         #expect(documents.status == 501)
+        #expect(documents.errorCode == "not_implemented")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])

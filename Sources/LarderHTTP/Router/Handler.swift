@@ -4,4 +4,13 @@ public enum Handler: Sendable {
     case immediate(@Sendable (Request) -> Response)
     /// Suspends the connection, runs on Swift concurrency, resumes it with the answer.
     case suspending(@Sendable (Request) async -> Response)
+    /// Answers at once when it can (the hot path), or asks to suspend and finish asynchronously
+    /// (a cold cache waiting for its first fetch).
+    case adaptive(@Sendable (Request) -> Answer)
+
+    /// What an adaptive handler decided.
+    public enum Answer: Sendable {
+        case now(Response)
+        case later(@Sendable (Request) async -> Response)
+    }
 }

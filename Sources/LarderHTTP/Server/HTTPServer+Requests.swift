@@ -71,6 +71,15 @@ extension HTTPServer {
             var request = request
             request.parameters = parameters
             return suspend(connection: connection, context: context, request: request, handle: handle)
+        case .found(.adaptive(let decide), let parameters):
+            var request = request
+            request.parameters = parameters
+            switch decide(request) {
+            case .now(let response):
+                return queue(response, connection: connection, context: context)
+            case .later(let handle):
+                return suspend(connection: connection, context: context, request: request, handle: handle)
+            }
         }
     }
 

@@ -1,0 +1,28 @@
+import Crypto
+import Foundation
+import LarderHTTP
+
+/// A body prepared once per change, with the validators every answer carries: a strong `ETag`
+/// from the bytes and a `Last-Modified` from when the content last changed.
+public final class Representation: Sendable {
+    public let body: SharedBytes
+    public let contentType: String
+    public let etag: String
+    /// Seconds since 1970.
+    public let lastModified: Int
+    public let lastModifiedText: String
+
+    public init(bytes: [UInt8], contentType: String = "application/json", lastModified: Date) {
+        body = SharedBytes(bytes)
+        self.contentType = contentType
+        etag = Self.etag(for: bytes)
+        self.lastModified = Int(lastModified.timeIntervalSince1970.rounded(.down))
+        lastModifiedText = HTTPDate.format(secondsSince1970: self.lastModified)
+    }
+
+    /// `"<first 96 bits of SHA-256, hex>"`: strong, and the same for the same bytes on every Larder.
+    public static func etag(for bytes: some Sequence<UInt8>) -> String {
+        let digest = SHA256.hash(data: Array(bytes))
+        return "\"" + digest.prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import LarderStore
+import LarderTestSupport
+import Logging
+import Testing
+
+/// An ECB document of `days` consecutive days whose every rate carries `version` in its last digits,
+/// so a mix of two refreshes shows as two versions in one answer.
+private func history(version: Int, days: Int) -> String {
+    var xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+        <Cube>
+
+        """
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    let codes: [String] = (0..<30).map { index in String([letters[index / 26], letters[index % 26], "X"]) }
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    for day in (0..<days).reversed() {
+        xml += "<Cube time='\(formatter.string(from: start.addingTimeInterval(Double(day) * 86_400)))'>\n"
+        for (index, code) in codes.enumerated() {
+            xml += "<Cube currency='\(code)' rate='\(index + 1).\(String(format: "%04d", version))'/>\n"
+        }
+        xml += "</Cube>\n"
+    }
+    return xml + "</Cube>\n</gesmes:Envelope>\n"
+}
+
+/// The versions the rates of a `/rates` body carry (one, unless a refresh was torn).
+private func versions(in body: [String: Any]?) -> Set<String> {
+    let rates = body?["rates"] as? [String: Any] ?? [:]
+    return Set(rates.values.map { "\($0)".split(separator: ".").last.map(String.init) ?? "?" })
+}
+
+@Suite("Rates survive kill -9", .serialized)
+struct RatesCrashTests {
+    @Test func killedDuringRefreshesARestartServesAWholeSet() async throws {
+        let root = NSTemporaryDirectory() + "larder-crash-\(UUID().uuidString)"
+        let cache = root + "/cache"
+        try FileManager.default.createDirectory(atPath: root + "/upstream", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try history(version: 0, days: 5).write(toFile: root + "/upstream/feed.xml", atomically: true, encoding: .utf8)
+
+        let report = try await onThread { () -> (rounds: Int, torn: [String], integrity: String, days: Int) in
+            let upstream = try ChildProcess("sample-upstream", ["--root", root + "/upstream", "--port", "0"])
+            defer { upstream.signal(SIGKILL) }
+            let upstreamPort = try upstream.waitForListening()
+            let arguments = [
+                "serve", "--port", "0", "--cache-dir", cache,
+                "--rates-url", "http://127.0.0.1:\(upstreamPort)/feed.xml", "--rates-ttl", "1h",
+            ]
+            var torn: [String] = []
+            var rounds = 0
+            for round in 1...6 {
+                // A big multi-day payload of a new version, so each refresh writes many rows.
+                let payload = Array(history(version: round, days: 400).utf8)
+                _ = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/files/feed.xml", body: payload)
+                let larder = try ChildProcess("larder", arguments)
+                let port = try larder.waitForListening()
+                // The start-up sync is running now; a forced refresh joins it. Kill at a moment in its window.
+                usleep(UInt32.random(in: 0...150_000))
+                larder.signal(SIGKILL)
+                _ = larder.waitForExit(timeout: .seconds(5))
+                _ = port
+                let restarted = try ChildProcess("larder", arguments)
+                let again = try restarted.waitForListening()
+                let answer = try TestConnection.fetch(port: again, "/rates")
+                if answer.status == 200 {
+                    let seen = versions(in: answer.json)
+                    if seen.count != 1 { torn.append("round \(round): versions \(seen.sorted())") }
+                } else {
+                    torn.append("round \(round): status \(answer.status)")
+                }
+                restarted.signal(SIGKILL)
+                _ = restarted.waitForExit(timeout: .seconds(5))
+                rounds += 1
+            }
+            let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+            return (rounds, torn, try store.integrityCheck(), try store.rateSetCount())
+        }
+        #expect(report.rounds == 6)
+        #expect(report.torn.isEmpty, "\(report.torn)")
+        #expect(report.integrity == "ok")
+        #expect(report.days >= 5)
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import LarderStore
+import LarderTestSupport
+import Testing
+
+@Suite("Rates: TTL, timestamps, failures, restarts (SPEC §4)", .serialized)
+struct RatesFreshnessTests {
+    static let newer = ECB.document([("2026-11-23", [("USD", "1.0900"), ("JPY", "163.00")])])
+    static let older = ECB.document([("2026-11-19", [("USD", "1.0500"), ("JPY", "150.00")])])
+
+    @Test func afterExpiryTheCachedCopyIsServedAtOnceAndABackgroundRefreshFollows() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        _ = try await harness.get("/rates")
+        #expect(try await harness.waitForUpstreamRequests(1))
+        try harness.setFile(RatesHarness.feedPath, Self.newer)
+        harness.clock.advance(by: 101)
+        let stale = try await harness.get("/rates")
+        #expect(stale.status == 200)
+        #expect(stale.text.contains(#""date":"2026-11-20""#), "answered from the cache, not after the upstream")
+        #expect(stale.header("Cache-Control") == "public, max-age=0")
+        #expect(stale.header("Cache-Status")?.hasPrefix("Larder; hit; ttl=-") == true)
+        #expect(try await harness.waitForUpstreamRequests(2))
+        let fresh = try await harness.get("/rates")
+        await harness.finish()
+        #expect(fresh.text.contains(#""date":"2026-11-23""#))
+        #expect(fresh.header("Cache-Status") == "Larder; hit; ttl=100")
+        #expect(fresh.header("ETag") != stale.header("ETag"))
+    }
+
+    @Test func anOlderUpstreamDayNeverReplacesANewerOne() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let before = try await harness.get("/rates")
+        try harness.setFile(RatesHarness.feedPath, Self.older)
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let after = try await harness.get("/rates")
+        await harness.finish()
+        #expect(refresh.status == 200)
+        #expect(refresh.json?["outcome"] as? String == "regression_refused")
+        #expect(refresh.json?["changed"] as? Bool == false)
+        #expect(after.text == before.text)
+        #expect(after.header("Age") == "0", "the check still counts as contact with the upstream")
+    }
+
+    @Test func equalDataIsNotRewritten() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let before = try await harness.get("/rates")
+        harness.clock.advance(by: 30)
+        // The same bytes under new validators: a 200 that changes nothing.
+        try harness.setFile(RatesHarness.feedPath, ECB.document([("2026-11-20", ECB.rates)]) + "\n")
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let after = try await harness.get("/rates")
+        await harness.finish()
+        #expect(refresh.json?["outcome"] as? String == "unchanged")
+        #expect(after.header("Last-Modified") == before.header("Last-Modified"))
+        #expect(after.header("ETag") == before.header("ETag"))
+        #expect(after.header("Age") == "0")
+    }
+
+    @Test func a304OnlyMovesFetchedAt() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let before = try await harness.get("/rates")
+        harness.clock.advance(by: 60)
+        let aged = try await harness.get("/rates")
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let after = try await harness.get("/rates")
+        let counts = try harness.upstreamRequests()
+        await harness.finish()
+        #expect(aged.header("Age") == "60")
+        #expect(aged.header("Cache-Control") == "public, max-age=40")
+        #expect(refresh.json?["outcome"] as? String == "not_modified")
+        #expect(counts.statuses["304"] == 1)
+        #expect(after.header("Age") == "0")
+        #expect(after.header("Cache-Control") == "public, max-age=100")
+        #expect(after.header("Last-Modified") == before.header("Last-Modified"))
+        #expect(after.text == before.text)
+    }
+
+    @Test func aFailingUpstreamLeavesTheCacheServedAndMarkedStale() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let before = try await harness.get("/rates")
+        try harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":503}"#)
+        harness.clock.advance(by: 101)
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let during = try await harness.get("/rates")
+        await harness.finish()
+        #expect(refresh.status == 502)
+        #expect(refresh.errorCode == "upstream_failed")
+        #expect((refresh.json?["error"] as? [String: Any])?["message"] as? String ?? "" != "")
+        #expect(during.status == 200)
+        #expect(during.text == before.text)
+        #expect(during.header("Cache-Status") == "Larder; hit; ttl=-1; detail=upstream-error")
+    }
+
+    @Test func withTheUpstreamGoneARestartServesTheCacheAtOnce() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let before = try await harness.get("/rates")
+        await harness.stop()
+        await harness.upstream.server.stop()
+        try harness.start()
+        let started = ContinuousClock.now
+        let after = try await harness.get("/rates")
+        let elapsed = ContinuousClock.now - started
+        harness.clock.advance(by: 101)
+        _ = await harness.app?.rates?.refresher.refresh()
+        let stale = try await harness.get("/rates")
+        await harness.finish()
+        #expect(after.status == 200)
+        #expect(after.text == before.text)
+        #expect(elapsed < .seconds(2))
+        #expect(stale.text == before.text)
+        #expect(stale.header("Cache-Status")?.hasSuffix("detail=upstream-unreachable") == true)
+    }
+
+    static let refusedBodies: [(String, String)] = [
+        ("comma decimal", ECB.document([("2026-11-21", [("USD", "1,0900")])])),
+        ("duplicate currency", ECB.document([("2026-11-21", [("USD", "1.09"), ("USD", "1.10")])])),
+        ("truncated XML", String(ECB.document([("2026-11-21", ECB.rates)]).dropLast(40))),
+        ("JSON bare string", #""EUR 1.09""#),
+        ("HTML error page", "<!DOCTYPE html><html><body><h1>Service temporarily unavailable</h1></body></html>"),
+        ("empty body", ""),
+    ]
+
+    @Test(arguments: refusedBodies)
+    func aRefusedPayloadLeavesTheCacheAsItWas(name: String, body: String) async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let before = try await harness.get("/rates")
+        try harness.setFile(RatesHarness.feedPath, body)
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let after = try await harness.get("/rates")
+        let day = try await harness.get("/rates/2026-11-21")
+        await harness.finish()
+        #expect(refresh.status == 502, "\(name)")
+        #expect(refresh.errorCode == "upstream_failed")
+        #expect(after.text == before.text)
+        #expect(after.header("ETag") == before.header("ETag"))
+        #expect(day.text == before.text)
+    }
+
+    @Test func twoHundredColdRequestsShareOneSlowUpstreamFetch() async throws {
+        let harness = try RatesHarness()
+        try harness.fault(#"{"path":"\#(RatesHarness.feedPath)","delay_ms":1000,"times":1}"#)
+        try harness.start()
+        let port = harness.port
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<200 {
+                group.addTask { try await onThread { try TestConnection.fetch(port: port, "/rates").status } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let counts = try harness.upstreamRequests()
+        await harness.finish()
+        #expect(statuses.count == 200)
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(counts.total == 1)
+    }
+
+    @Test func aColdCacheWithTheUpstreamDownAnswers503WithRetryAfter() async throws {
+        let harness = try RatesHarness()
+        try harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":500}"#)
+        try harness.start()
+        let first = try await harness.get("/rates")
+        let second = try await harness.get("/rates")
+        let counts = try harness.upstreamRequests()
+        await harness.finish()
+        #expect(first.status == 503 && first.errorCode == "unavailable")
+        #expect(Int(first.header("Retry-After") ?? "") ?? 0 >= 1)
+        #expect(second.status == 503)
+        #expect(counts.total <= 2, "cold requests wait for the backoff instead of hammering the upstream")
+    }
+
+    @Test func aChangedURLOrFormatVersionClearsTheOldData() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        _ = try await harness.get("/rates")
+        await harness.stop()
+        // Another URL: the old data must not be served for it.
+        try harness.setFile("/rates/other.xml", Self.older)
+        harness.configuration.rates?.url = harness.upstreamURL("/rates/other.xml")
+        try harness.start()
+        let other = try await harness.get("/rates")
+        await harness.stop()
+        #expect(other.text.contains(#""date":"2026-11-19""#))
+        // A format version bump clears the cache too; the next start is cold again.
+        do {
+            let store = try Store(directory: harness.cacheDirectory, formatVersion: Store.formatVersion + 1, logger: quietLogger)
+            #expect(try store.rateSetCount() == 0)
+        }
+        do {
+            let store = try Store(directory: harness.cacheDirectory, logger: quietLogger)
+            #expect(try store.rateSetCount() == 0)
+        }
+        try harness.clearFaults()
+        await harness.finish()
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import LarderHTTP
+import LarderTestSupport
+import Testing
+
+@Suite("Rates: the served answers, validators, cross rates, days", .serialized)
+struct RatesServingTests {
+    static let body = #"{"amount":1,"base":"EUR","date":"2026-11-20","rates":{"CHF":0.9400,"GBP":0.84370,"HUF":310.70,"JPY":162.41,"USD":1.0862}}"#
+        + "\n"
+
+    @Test func aColdStartServesTheUpstreamsDayWithCacheHeaders() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let response = try await harness.get("/rates")
+        await harness.finish()
+        #expect(response.status == 200)
+        #expect(response.text == Self.body, "published digits kept: 310.70 stays 310.70")
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("ETag")?.count == 26)
+        #expect(response.header("Last-Modified").flatMap(HTTPDate.parse) != nil)
+        #expect(response.header("Cache-Control") == "public, max-age=100")
+        #expect(response.header("Age") == "0")
+        #expect(response.header("Cache-Status") == "Larder; hit; ttl=100")
+    }
+
+    @Test func validatorsAnswer304AndHeadHasNoBody() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let full = try await harness.get("/rates")
+        let etag = try #require(full.header("ETag"))
+        let lastModified = try #require(full.header("Last-Modified"))
+        let byTag = try await harness.get("/rates", headers: [("If-None-Match", etag)])
+        let byWeakList = try await harness.get("/rates", headers: [("If-None-Match", "\"x\", W/\(etag)")])
+        let byDate = try await harness.get("/rates", headers: [("If-Modified-Since", lastModified)])
+        let tagWins = try await harness.get(
+            "/rates", headers: [("If-None-Match", "\"other\""), ("If-Modified-Since", lastModified)])
+        let head = try await harness.request("HEAD", "/rates")
+        let currencies = try await harness.get("/currencies")
+        let currencies304 = try await harness.get(
+            "/currencies", headers: [("If-None-Match", currencies.header("ETag") ?? "")])
+        await harness.finish()
+        for answer in [byTag, byWeakList, byDate] {
+            #expect(answer.status == 304)
+            #expect(answer.body.isEmpty)
+            #expect(answer.header("ETag") == etag)
+            #expect(answer.header("Last-Modified") == lastModified)
+            #expect(answer.header("Cache-Status") == "Larder; hit; ttl=100")
+        }
+        #expect(tagWins.status == 200)
+        #expect(head.status == 200 && head.body.isEmpty && head.header("ETag") == etag)
+        #expect(currencies304.status == 304)
+    }
+
+    @Test func currenciesListTheStoredCodes() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let response = try await harness.get("/currencies")
+        await harness.finish()
+        #expect(response.status == 200)
+        #expect(response.text == #"{"CHF":null,"EUR":null,"GBP":null,"HUF":null,"JPY":null,"USD":null}"# + "\n")
+    }
+
+    @Test func crossRatesAndAmountsMatchHandComputedValues() async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let usd = try await harness.get("/rates?base=USD&symbols=GBP,JPY,EUR&amount=100")
+        let aliases = try await harness.get("/rates?from=usd&to=gbp,jpy,eur&amount=100")
+        let chf = try await harness.get("/rates?base=USD&symbols=CHF&amount=2.5")
+        let huge = try await harness.get("/rates?base=USD&symbols=JPY&amount=1000000000")
+        let eurAmount = try await harness.get("/rates?amount=100&symbols=USD,HUF")
+        let one = try await harness.get("/rates?base=USD&symbols=EUR")
+        await harness.finish()
+        // 100 × 0.84370 / 1.0862 = 77.67446…, 100 × 162.41 / 1.0862 = 14952.126…, 100 / 1.0862 = 92.064…
+        #expect(usd.text == #"{"amount":100,"base":"USD","date":"2026-11-20","rates":{"EUR":92.0641,"GBP":77.6745,"JPY":14952.1}}"# + "\n")
+        #expect(aliases.text == usd.text)
+        #expect(usd.header("ETag") != nil && usd.header("Cache-Status") == "Larder; hit; ttl=100")
+        // 2.5 × 0.9400 / 1.0862 = 2.1635058…
+        #expect(chf.text.contains(#""rates":{"CHF":2.16351}"#))
+        // Integer digits are never rounded away: 149521266801.69… → 149521266802.
+        #expect(huge.text.contains(#""JPY":149521266802}"#))
+        #expect(eurAmount.text == #"{"amount":100,"base":"EUR","date":"2026-11-20","rates":{"HUF":31070,"USD":108.62}}"# + "\n")
+        // 1 / 1.0862 = 0.92064076…
+        #expect(one.text.contains(#""rates":{"EUR":0.920641}"#))
+    }
+
+    @Test(arguments: [
+        ("/rates?base=XYZ", 422, "unprocessable"),
+        ("/rates?symbols=USD,QQQ", 422, "unprocessable"),
+        ("/rates?base=US", 400, "bad_request"),
+        ("/rates?base=", 400, "bad_request"),
+        ("/rates?symbols=", 400, "bad_request"),
+        ("/rates?symbols=USD,,JPY", 400, "bad_request"),
+        ("/rates?amount=", 400, "bad_request"),
+        ("/rates?amount=abc", 400, "bad_request"),
+        ("/rates?amount=-5", 400, "bad_request"),
+        ("/rates?amount=1e3", 400, "bad_request"),
+        ("/rates?amount=1,5", 400, "bad_request"),
+        ("/rates?amount=0", 422, "unprocessable"),
+        ("/rates?amount=NaN", 400, "bad_request"),
+        ("/rates?base=USD&from=USD", 400, "bad_request"),
+        ("/rates?base=USD&base=GBP", 400, "bad_request"),
+        ("/rates?callback=x", 400, "bad_request"),
+        ("/rates?base=%00SD", 400, "bad_request"),
+        ("/rates/2026-13-01", 400, "bad_request"),
+        ("/rates/2026-02-30", 400, "bad_request"),
+        ("/rates/latest", 400, "bad_request"),
+        ("/rates/2026-11-20?foo=1", 400, "bad_request"),
+        ("/currencies?base=USD", 400, "bad_request"),
+    ])
+    func badQueriesAnswerJSONErrors(target: String, status: Int, code: String) async throws {
+        let harness = try RatesHarness()
+        try harness.start()
+        let response = try await harness.get(target)
+        await harness.finish()
+        #expect(response.status == status)
+        #expect(response.errorCode == code)
+        #expect(response.header("Cache-Control") == "no-store")
+    }
+
+    @Test func daysResolveToTheLatestStoredDayOnOrBefore() async throws {
+        let harness = try RatesHarness(feed: ECB.document([
+            ("2026-11-20", ECB.rates), ("2026-11-19", [("USD", "1.0800"), ("JPY", "160.00")]),
+            ("2026-11-17", [("USD", "1.0700"), ("JPY", "159.00")]),
+        ]))
+        try harness.start()
+        let exact = try await harness.get("/rates/2026-11-19")
+        let gap = try await harness.get("/rates/2026-11-18")
+        let weekend = try await harness.get("/rates/2026-11-22")
+        let before = try await harness.get("/rates/2026-11-16")
+        let converted = try await harness.get("/rates/2026-11-19?base=USD&symbols=JPY")
+        let revalidated = try await harness.get("/rates/2026-11-19", headers: [("If-None-Match", exact.header("ETag") ?? "")])
+        await harness.finish()
+        #expect(exact.text == #"{"amount":1,"base":"EUR","date":"2026-11-19","rates":{"JPY":160.00,"USD":1.0800}}"# + "\n")
+        #expect(exact.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(gap.text.contains(#""date":"2026-11-17""#))
+        #expect(gap.header("Cache-Control")?.contains("immutable") == true)
+        #expect(weekend.text == Self.body, "after the newest day: the newest day, not immutable")
+        #expect(weekend.header("Cache-Control") == "public, max-age=100")
+        #expect(before.status == 404 && before.errorCode == "not_found")
+        // 160.00 / 1.0800 = 148.148148…
+        #expect(converted.text.contains(#""rates":{"JPY":148.148}"#))
+        #expect(revalidated.status == 304)
+    }
+
+    @Test func postRoutesNeedTheAdminToken() async throws {
+        let harness = try RatesHarness()
+        harness.configuration.adminToken = "s3cret"
+        try harness.start()
+        _ = try await harness.get("/rates")
+        let none = try await harness.request("POST", "/rates/refresh")
+        let wrong = try await harness.request("POST", "/rates/refresh", headers: [("Authorization", "Bearer s3cre")])
+        let right = try await harness.request("POST", "/rates/refresh", headers: [("Authorization", "Bearer s3cret")])
+        let get = try await harness.request("GET", "/rates/refresh")
+        await harness.finish()
+        #expect(none.status == 401 && none.errorCode == "unauthorized")
+        #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+        #expect(wrong.status == 401)
+        #expect(right.status == 200)
+        #expect(right.json?["outcome"] as? String == "not_modified")
+        #expect(get.status == 400, "GET /rates/refresh reads 'refresh' as a date")
+    }
+}
