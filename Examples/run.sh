@@ -42,6 +42,10 @@ Larder is serving on http://127.0.0.1:$PORT (upstream: $UPSTREAM). Try:
 
   curl -i http://127.0.0.1:$PORT/health
   curl -i http://127.0.0.1:$PORT/rates
+  curl 'http://127.0.0.1:$PORT/rates?base=USD&symbols=GBP,JPY&amount=100'
+  curl http://127.0.0.1:$PORT/rates/2026-11-18        # a past day (immutable)
+  curl http://127.0.0.1:$PORT/currencies
+  curl -X POST http://127.0.0.1:$PORT/rates/refresh
   curl -i http://127.0.0.1:$PORT/documents
   curl -i http://127.0.0.1:$PORT/nowhere              # JSON 404
   curl -i -X DELETE http://127.0.0.1:$PORT/health     # JSON 405 with Allow

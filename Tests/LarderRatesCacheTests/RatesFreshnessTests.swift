@@ -124,6 +124,11 @@ struct RatesFreshnessTests {
         ("JSON bare string", #""EUR 1.09""#),
         ("HTML error page", "<!DOCTYPE html><html><body><h1>Service temporarily unavailable</h1></body></html>"),
         ("empty body", ""),
+        ("pipe comma decimal", "USD|US dollar|1,0862\nJPY|Japanese yen|162.41\n"),
+        ("pipe duplicate currency", "USD|US dollar|1.0862\nUSD|US dollar|1.0900\n"),
+        ("JSON duplicate currency", #"{"base":"EUR","date":"2026-11-21","rates":{"USD":1.09,"USD":1.10}}"#),
+        ("JSON comma decimal", #"{"base":"EUR","date":"2026-11-21","rates":{"USD":"1,09"}}"#),
+        ("JSON truncated", #"{"base":"EUR","date":"2026-11-21","rates":{"USD":1.09,"JP"#),
     ]
 
     @Test(arguments: refusedBodies)
