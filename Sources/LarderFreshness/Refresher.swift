@@ -19,6 +19,8 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     private let attempt: Attempt
     private let flight = SingleFlight<Int, Result<Outcome, RefreshError>>()
     private let state: Mutex<RefreshStatus>
+    /// Set while a request-triggered refresh is being started, so a burst of requests starts one.
+    private let triggered = Atomic<Bool>(false)
 
     /// `fetchedAt` is the stored `fetched_at` of the cached copy, nil when nothing is cached.
     public init(
@@ -52,8 +54,8 @@ public final class Refresher<Outcome: Sendable>: Sendable {
 
     /// Refreshes now, or joins the refresh in flight; nil only when the caller was cancelled.
     @discardableResult
-    public func refresh() async -> Result<Outcome, RefreshError>? {
-        await flight.run(0) { [self] in
+    public func refresh(startIf: (@Sendable () -> Bool)? = nil) async -> Result<Outcome, RefreshError>? {
+        await flight.run(0, startIf: startIf) { [self] in
             let started = clock.now
             state.withLock { $0.lastAttempt = started }
             let result = await attempt(started)
@@ -70,15 +72,24 @@ public final class Refresher<Outcome: Sendable>: Sendable {
             FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: ttl, now: now)
                 && (status.retryAt.map { $0 <= now } ?? true)
         }
-        guard due, !flight.isRunning(0) else { return }
-        Task { await self.refresh() }
+        guard due, !flight.isRunning(0),
+              triggered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        Task {
+            // Another path (the scheduler, a POST) may have refreshed since the check.
+            if self.isExpired { await self.refresh() }
+            self.triggered.store(false, ordering: .releasing)
+        }
     }
 
-    /// Joins (or starts) a refresh and waits for it at most `timeout`; nil when time ran out first.
-    public func refresh(waitingAtMost timeout: Duration) async -> Result<Outcome, RefreshError>? {
+    /// Joins (or starts, when `startIf` allows) a refresh and waits for it at most `timeout`; nil
+    /// when time ran out first or no refresh was started.
+    public func refresh(
+        waitingAtMost timeout: Duration, startIf: (@Sendable () -> Bool)? = nil
+    ) async -> Result<Outcome, RefreshError>? {
         let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
         return await withTaskGroup(of: Result<Outcome, RefreshError>?.self) { group in
-            group.addTask { await self.refresh() }
+            group.addTask { await self.refresh(startIf: startIf) }
             group.addTask {
                 try? await self.clock.sleep(until: deadline)
                 return nil

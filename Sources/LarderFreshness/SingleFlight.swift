@@ -19,8 +19,11 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
 
     public init() {}
 
-    /// Runs `operation` for `key`, or joins the run already in flight; nil when the caller was cancelled first.
-    public func run(_ key: Key, _ operation: @escaping @Sendable () async -> Value) async -> Value? {
+    /// Runs `operation` for `key`, or joins the run already in flight; nil when the caller was cancelled first,
+    /// or when nothing was in flight and `startIf` (checked atomically with joining) said not to start.
+    public func run(
+        _ key: Key, startIf: (@Sendable () -> Bool)? = nil, _ operation: @escaping @Sendable () async -> Value
+    ) async -> Value? {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -33,6 +36,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
                         state.flights[key]!.waiters[id] = continuation
                         return false
                     }
+                    if let startIf, !startIf() { return true }
                     var flight = Flight(waiters: [id: continuation])
                     flight.task = Task { [self] in
                         let value = await operation()

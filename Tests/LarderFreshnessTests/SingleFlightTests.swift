@@ -67,3 +67,20 @@ struct SingleFlightTests {
         #expect(await [a, b] == [1, 2])
     }
 }
+
+@Suite("Single flight: conditional start")
+struct SingleFlightConditionTests {
+    @Test func startIfDecidesOnlyWhenNothingIsInFlight() async {
+        let flight = SingleFlight<Int, Int>()
+        #expect(await flight.run(1, startIf: { false }) { 1 } == nil, "nothing running and told not to start")
+        #expect(await flight.run(1, startIf: { true }) { 2 } == 2)
+        let gate = Gate()
+        let first = Task { await flight.run(1) { await gate.wait(); return 3 } }
+        while !flight.isRunning(1) { await Task.yield() }
+        let joined = Task { await flight.run(1, startIf: { false }) { 4 } }
+        try? await Task.sleep(for: .milliseconds(20))
+        gate.open()
+        #expect(await first.value == 3)
+        #expect(await joined.value == 3, "a run in flight is joined whatever startIf says")
+    }
+}

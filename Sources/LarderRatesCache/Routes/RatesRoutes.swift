@@ -42,10 +42,15 @@ public struct RatesRoutes: Sendable {
             return .now(answer(snapshot))
         }
         return .later { _ in
+            // The first fetch may have landed since the check above: then no second fetch.
+            if let snapshot = cache.current {
+                return answer(snapshot)
+            }
             if let refusal = ColdCache.refusalWhileBackingOff(cache.refresher, what: "rates") {
                 return refusal.response
             }
-            let result = await cache.refresher.refresh(waitingAtMost: RatesCache.coldWait)
+            // Start a fetch only if none landed meanwhile (checked atomically with joining one).
+            let result = await cache.refresher.refresh(waitingAtMost: RatesCache.coldWait) { cache.current == nil }
             if let snapshot = cache.current {
                 return answer(snapshot)
             }
