@@ -32,20 +32,44 @@ final class FileStore: Sendable {
     private let files: Mutex<[String: StoredFile]>
 
     /// Loads every regular file below `root`, keyed by its path relative to it (`rates/daily.xml`).
+    ///
+    /// Walks the tree with POSIX calls: Foundation's URL resource values are not safe to use from
+    /// several threads at once on Linux, and tests start many upstreams in parallel.
     init(root: URL) throws {
         var loaded: [String: StoredFile] = [:]
-        let root = root.standardizedFileURL.resolvingSymlinksInPath()
-        let keys: [URLResourceKey] = [.isRegularFileKey, .contentModificationDateKey]
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys)
-        while let url = enumerator?.nextObject() as? URL {
-            let values = try url.resourceValues(forKeys: Set(keys))
-            guard values.isRegularFile == true else { continue }
-            let relative = String(url.resolvingSymlinksInPath().path.dropFirst(root.path.count + 1))
-            let modified = Int(values.contentModificationDate?.timeIntervalSince1970 ?? 0)
+        try Self.walk(root.path, relative: "") { relative, path, modified in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
             loaded[relative] = StoredFile(
-                bytes: Array(try Data(contentsOf: url)), lastModified: modified, contentType: Self.contentType(of: relative))
+                bytes: Array(data), lastModified: modified, contentType: Self.contentType(of: relative))
         }
         files = Mutex(loaded)
+    }
+
+    private static func walk(
+        _ directory: String, relative: String, _ visit: (_ relative: String, _ path: String, _ modified: Int) throws -> Void
+    ) throws {
+        guard let handle = opendir(directory) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory])
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        for name in names.sorted() {
+            let path = directory + "/" + name
+            let key = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: try walk(path, relative: key, visit)
+            case S_IFREG: try visit(key, path, Int(info.st_mtim.tv_sec))
+            default: continue
+            }
+        }
     }
 
     subscript(path: String) -> StoredFile? {
