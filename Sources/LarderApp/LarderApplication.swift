@@ -33,7 +33,7 @@ public struct LarderApplication: Sendable {
         let store = configured
             ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
         self.store = store
-        client = UpstreamClient(limits: upstreamLimits, logger: logger)
+        client = UpstreamClient(limits: upstreamLimits, version: LarderVersion.current, logger: logger)
         if let upstream = configuration.rates, let store {
             rates = try RatesCache(
                 upstream: upstream, ttl: configuration.ratesTTL, store: store, client: client, clock: clock,

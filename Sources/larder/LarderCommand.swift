@@ -1,4 +1,5 @@
 import ArgumentParser
+import LarderConfig
 
 /// `larder`: a local HTTP caching proxy for exchange rates and documents.
 @main
@@ -9,9 +10,4 @@ struct LarderCommand: AsyncParsableCommand {
         version: LarderVersion.current,
         subcommands: [ServeCommand.self]
     )
-}
-
-/// The version `larder --version` prints.
-enum LarderVersion {
-    static let current = "0.1.0"
 }
