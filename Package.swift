@@ -71,10 +71,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Strict readers shared by the upstream formats: JSON keeping number text, XML screening, RFC 3339. Pure.
+        .target(name: "LarderFormats"),
         // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output. Pure.
         .target(
             name: "LarderRates",
-            dependencies: ["LarderConfig"]
+            dependencies: ["LarderConfig", "LarderFormats"]
+        ),
+        // Documents as data: the index model, XML and JSON index parsing, name rules (SPEC §5, §6). Pure.
+        .target(
+            name: "LarderDocuments",
+            dependencies: ["LarderConfig", "LarderFormats"]
         ),
         // The rates cache: sync from the upstream into the store, the served snapshot, the /rates routes.
         .target(
@@ -145,7 +152,9 @@ let package = Package(
             dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTestSupport"]
         ),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness"]),
+        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderConfig"]),
+        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderConfig"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

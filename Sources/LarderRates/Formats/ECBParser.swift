@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -12,7 +13,11 @@ enum ECBParser {
 
     /// All the days of the document, or the reason the whole body is refused.
     static func parse(_ body: [UInt8]) throws(RatesFormatError) -> [RateSet] {
-        try XMLScreen.check(body, format: "ecb")
+        do {
+            try XMLScreen.check(body)
+        } catch {
+            throw RatesFormatError("ecb: \(error.message)")
+        }
         let reader = ECBDocumentReader()
         let parser = XMLParser(data: Data(body))
         parser.shouldProcessNamespaces = true

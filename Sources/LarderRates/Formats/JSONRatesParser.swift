@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 
 /// The JSON rates shapes of SPEC §5, read by one set of rules:
 /// - Frankfurter `{"amount":1,"base":"EUR","date":"2026-11-20","rates":{…}}`: the date is `date`;

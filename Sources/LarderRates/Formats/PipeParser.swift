@@ -1,3 +1,5 @@
+import LarderFormats
+
 /// The pipe format (SPEC §5): one `CODE|Name|rate` per line, base EUR, no date of its own.
 ///
 /// The rules are strict, because a half-understood file must never replace a good cached one:

@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 
 /// Gathers the rates of one set, applying the checks every format shares: code shape, plain
 /// positive decimal, no duplicate currency. Messages read "<format>: <context>: <problem>".

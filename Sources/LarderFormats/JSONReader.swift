@@ -1,21 +1,18 @@
 /// A strict RFC 8259 reader over raw bytes. Refuses invalid UTF-8, trailing content, duplicate keys
 /// in one object, nesting deeper than `maxDepth`, lone surrogates, and control characters in strings.
 /// Errors are plain messages; the caller adds the format prefix.
-struct JSONReader {
-    struct Failure: Error {
-        let message: String
-    }
-
-    static let maxDepth = 32
+public struct JSONReader {
+    /// The deepest nesting of arrays and objects accepted; no upstream format needs more than a few.
+    public static let maxDepth = 32
 
     private let bytes: [UInt8]
     private var index: Int
     private var depth = 0
 
     /// Reads one complete document; an optional UTF-8 BOM is skipped (RFC 8259 §8.1 permits that).
-    static func read(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func read(_ bytes: [UInt8]) throws(FormatError) -> JSONValue {
         // Validating once up front lets strings be decoded from byte ranges without further checks.
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw Failure(message: "the body is not valid UTF-8") }
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw FormatError("the body is not valid UTF-8") }
         var reader = JSONReader(bytes: bytes, index: ByteText.skipByteOrderMark(bytes))
         let value = try reader.value()
         reader.skipWhitespace()
@@ -28,7 +25,7 @@ struct JSONReader {
         self.index = index
     }
 
-    private mutating func value() throws(Failure) -> JSONValue {
+    private mutating func value() throws(FormatError) -> JSONValue {
         skipWhitespace()
         guard let byte = peek() else { throw failure("unexpected end of input") }
         switch byte {
@@ -44,13 +41,13 @@ struct JSONReader {
     }
 
     /// Counts open containers so a hostile `[[[[…` cannot exhaust the stack.
-    private mutating func enter() throws(Failure) {
+    private mutating func enter() throws(FormatError) {
         depth += 1
         guard depth <= Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth) levels") }
         index += 1
     }
 
-    private mutating func object() throws(Failure) -> JSONValue {
+    private mutating func object() throws(FormatError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         var members: [String: JSONValue] = [:]
@@ -75,7 +72,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func array() throws(Failure) -> JSONValue {
+    private mutating func array() throws(FormatError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         var elements: [JSONValue] = []
@@ -90,7 +87,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func string() throws(Failure) -> String {
+    private mutating func string() throws(FormatError) -> String {
         index += 1
         var result = ""
         var runStart = index
@@ -115,7 +112,7 @@ struct JSONReader {
     }
 
     /// One escape after the backslash, a `\uD83D\uDE00` surrogate pair read as one scalar.
-    private mutating func escape() throws(Failure) -> Unicode.Scalar {
+    private mutating func escape() throws(FormatError) -> Unicode.Scalar {
         guard let byte = peek() else { throw failure("unterminated escape") }
         index += 1
         switch byte {
@@ -143,7 +140,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func hex4() throws(Failure) -> UInt16 {
+    private mutating func hex4() throws(FormatError) -> UInt16 {
         var unit: UInt16 = 0
         for _ in 0..<4 {
             guard let byte = peek(), let digit = Self.hexValue(byte) else { throw failure("invalid \\u escape") }
@@ -154,7 +151,7 @@ struct JSONReader {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, returned as written.
-    private mutating func number() throws(Failure) -> String {
+    private mutating func number() throws(FormatError) -> String {
         let start = index
         if peek() == UInt8(ascii: "-") { index += 1 }
         if peek() == UInt8(ascii: "0") {
@@ -180,12 +177,12 @@ struct JSONReader {
         return index - start
     }
 
-    private mutating func literal(_ word: String) throws(Failure) {
+    private mutating func literal(_ word: String) throws(FormatError) {
         guard bytes[index...].starts(with: word.utf8) else { throw failure("invalid literal") }
         index += word.utf8.count
     }
 
-    private mutating func expect(_ character: Unicode.Scalar) throws(Failure) {
+    private mutating func expect(_ character: Unicode.Scalar) throws(FormatError) {
         guard peek() == UInt8(ascii: character) else {
             throw failure(peek() == nil ? "unexpected end of input" : "expected '\(character)'")
         }
@@ -200,8 +197,8 @@ struct JSONReader {
         index + offset < bytes.endIndex ? bytes[index + offset] : nil
     }
 
-    private func failure(_ message: String) -> Failure {
-        Failure(message: "byte \(index): \(message)")
+    private func failure(_ message: String) -> FormatError {
+        FormatError("byte \(index): \(message)")
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -2,13 +2,18 @@ import Foundation
 
 /// Strict RFC 3339 timestamps (`2026-05-01T12:00:00Z`, `2026-04-30T17:22:05.123+02:00`) as instants.
 ///
-/// Accepted: a full date, `T` (or `t`), `HH:MM:SS`, an optional fraction of 1–9 digits, then `Z`
-/// (or `z`) or a `±HH:MM` offset. Refused: a missing offset (the instant would be ambiguous), a space
-/// instead of `T`, and leap second `:60`, which `Date` cannot represent.
-enum RFC3339 {
-    static func instant(_ text: String) -> Date? {
+/// Accepted: a full date naming a real day of years 0001–9999, `T` (or `t`), `HH:MM:SS`, an optional
+/// fraction of 1–9 digits, then `Z` (or `z`) or a `±HH:MM` offset. Refused: a missing offset (the
+/// instant would be ambiguous), a space instead of `T`, and leap second `:60`, which `Date` cannot
+/// represent.
+public enum RFC3339 {
+    /// The instant `text` names, or nil when it is not exactly an RFC 3339 date-time.
+    public static func instant(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, let day = RateDate(String(decoding: bytes[0..<10], as: UTF8.self)),
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = number(bytes[0..<4], max: 9999), year >= 1,
+              let month = number(bytes[5..<7], max: 12), month >= 1,
+              let day = number(bytes[8..<10], max: daysIn(month: month, year: year)), day >= 1,
               bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
               bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
               let hour = number(bytes[11..<13], max: 23), let minute = number(bytes[14..<16], max: 59),
@@ -23,10 +28,18 @@ enum RFC3339 {
                   let value = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self)) else { return nil }
             fraction = value
         }
-        guard let offset = offsetSeconds(bytes[index...]) else { return nil }
+        guard let offset = offsetSeconds(bytes[index...]),
+              let midnight = utcCalendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
         let seconds = Double(hour * 3600 + minute * 60 + second - offset) + fraction
-        return day.startInstant.addingTimeInterval(seconds)
+        return midnight.addingTimeInterval(seconds)
     }
+
+    /// The Gregorian calendar in UTC, which places each day's midnight; built once, it is immutable.
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
 
     /// `Z`/`z` → 0, `+HH:MM` → east of UTC in seconds; nil for anything else, trailing bytes included.
     private static func offsetSeconds(_ zone: ArraySlice<UInt8>) -> Int? {
@@ -43,6 +56,14 @@ enum RFC3339 {
         guard digits.allSatisfy(isDigit) else { return nil }
         let value = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return value <= max ? value : nil
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -5,29 +5,30 @@ import Foundation
 /// Refused: NUL bytes (which also rules out UTF-16/32, where the byte checks below would be blind), a
 /// first non-blank byte other than `<`, an encoding other than UTF-8/ASCII/Latin-1 (another could
 /// hide markup from these checks), and every `<!` construct except comments and CDATA: DOCTYPE,
-/// ENTITY, ELEMENT, ATTLIST. A rates feed never needs a DTD; entities are the billion-laughs and
-/// external-entity attacks.
-enum XMLScreen {
-    static func check(_ body: [UInt8], format: String) throws(RatesFormatError) {
-        guard !body.contains(0) else { throw RatesFormatError("\(format): NUL byte in the XML") }
+/// ENTITY, ELEMENT, ATTLIST. No upstream format here needs a DTD; entities are the billion-laughs
+/// and external-entity attacks.
+public enum XMLScreen {
+    /// Returns when `body` may be handed to an XML parser; otherwise throws the first problem found.
+    public static func check(_ body: [UInt8]) throws(FormatError) {
+        guard !body.contains(0) else { throw FormatError("NUL byte in the XML") }
         let start = ByteText.skipByteOrderMarkAndWhitespace(body)
         guard start < body.endIndex, body[start] == UInt8(ascii: "<") else {
-            throw RatesFormatError("\(format): the body is not XML (it does not start with '<')")
+            throw FormatError("the body is not XML (it does not start with '<')")
         }
         var index = start
         while let open = body[index...].firstIndex(of: UInt8(ascii: "<")) {
             let rest = body[(open + 1)...]
             if rest.first == UInt8(ascii: "!"), !rest.starts(with: Array("!--".utf8)),
                !rest.starts(with: Array("![CDATA[".utf8)) {
-                throw RatesFormatError("\(format): DOCTYPE and other declarations (<!…>) are refused")
+                throw FormatError("DOCTYPE and other declarations (<!…>) are refused")
             }
             index = open + 1
         }
-        try checkEncoding(body[start...], format: format)
+        try checkEncoding(body[start...])
     }
 
     /// Reads `encoding="…"` from a leading `<?xml …?>` declaration, if there is one.
-    private static func checkEncoding(_ body: ArraySlice<UInt8>, format: String) throws(RatesFormatError) {
+    private static func checkEncoding(_ body: ArraySlice<UInt8>) throws(FormatError) {
         guard body.starts(with: Array("<?xml".utf8)),
               let end = body.firstIndex(of: UInt8(ascii: ">")) else { return }
         let declaration = String(decoding: body[..<end], as: UTF8.self).lowercased()
@@ -37,7 +38,7 @@ enum XMLScreen {
             .prefix(while: { $0 != "\"" && $0 != "'" })
         let accepted: Set<Substring> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin1"]
         guard accepted.contains(value) else {
-            throw RatesFormatError("\(format): XML encoding '\(ByteText.excerpt(value))' is not accepted (UTF-8 only)")
+            throw FormatError("XML encoding '\(ByteText.excerpt(value))' is not accepted (UTF-8 only)")
         }
     }
 }

@@ -1,26 +1,27 @@
 /// Small byte-level helpers shared by the format parsers, which all work on raw bodies.
-enum ByteText {
-    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+public enum ByteText {
+    /// The UTF-8 encoding of U+FEFF, which some upstreams put before their first byte.
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The JSON/XML insignificant whitespace: space, tab, CR, LF.
-    static func isWhitespace(_ byte: UInt8) -> Bool {
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// The index just past a leading UTF-8 BOM, if there is one.
-    static func skipByteOrderMark(_ bytes: [UInt8]) -> Int {
+    public static func skipByteOrderMark(_ bytes: [UInt8]) -> Int {
         bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
     }
 
     /// The index of the first byte after a leading UTF-8 BOM and whitespace.
-    static func skipByteOrderMarkAndWhitespace(_ bytes: [UInt8]) -> Int {
+    public static func skipByteOrderMarkAndWhitespace(_ bytes: [UInt8]) -> Int {
         var index = skipByteOrderMark(bytes)
         while index < bytes.endIndex, isWhitespace(bytes[index]) { index += 1 }
         return index
     }
 
     /// Shows a short piece of untrusted text in an error message: printable, quoted-safe, bounded.
-    static func excerpt(_ text: some StringProtocol, limit: Int = 40) -> String {
+    public static func excerpt(_ text: some StringProtocol, limit: Int = 40) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if result.unicodeScalars.count >= limit {

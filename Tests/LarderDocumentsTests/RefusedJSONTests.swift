@@ -1,0 +1,65 @@
+import LarderDocuments
+import Testing
+
+@Suite("JSON indexes that are refused whole")
+struct RefusedJSONTests {
+    private static let valid = indexBody(.json, [
+        ["name": "a.txt", "size": "12", "updated_at": "2026-04-30T17:22:05Z"],
+        ["name": "b.txt", "url": "https://cdn.example.net/b.txt"],
+    ])
+
+    @Test("every cut of a valid index short of its closing brace is refused")
+    func everyTruncation() {
+        let bytes = Array(Self.valid.utf8)
+        #expect(bytes.last == UInt8(ascii: "\n"))
+        let end = bytes.count - 1
+        #expect(refusal(Array(bytes[..<end]), format: .json) == nil, "the uncut index is valid")
+        for cut in 1..<end {
+            #expect(refusal(Array(bytes[..<cut]), format: .json) != nil, "accepted when cut at byte \(cut)")
+        }
+    }
+
+    @Test("bodies that are not a JSON index object", arguments: [
+        (#"{"version":1,"documents":[{"name":"a.txt"}"#, "index: json: byte 42: unexpected end of input"),
+        (#"{"version":1,"documents":[{"name":"a.txt"}]} {}"#, "index: json: byte 45: unexpected content after the JSON value"),
+        (#"{"version":1,"documents":[{"name":"a.txt"},]}"#, "index: json: byte 43: unexpected character ']'"),
+        (#"{"version":1,"version":1,"documents":[]}"#, #"index: json: byte 13: duplicate key "version""#),
+        (#"{"version":1}"#, "index: documents is missing"),
+        (#"{"version":1,"documents":null}"#, "index: documents is null, not an array"),
+        (#"{"version":1,"documents":{"a.txt":{}}}"#, "index: documents is an object, not an array"),
+        (#"{"version":1,"documents":[],"title":"x"}"#, "index: unknown field 'title'"),
+        (#"{"version":1,"generated_at":12,"documents":[]}"#, "index: generated_at is a number, not a string"),
+        (#"{"version":1,"generated_at":"2026-05-01","documents":[]}"#, "index: generated_at '2026-05-01' is not an RFC 3339 timestamp"),
+    ])
+    func notAnIndex(body: String, expected: String) {
+        #expect(refusal(body) == expected)
+    }
+
+    @Test("a bare JSON value is not an index", arguments: [#""index""#, "[]", "1", "null"])
+    func bareValue(body: String) throws {
+        let message = try #require(refusal(body, format: .json))
+        #expect(message.hasPrefix("index: json: the index is "))
+        #expect(message.hasSuffix(", not an object"))
+        // Auto detection refuses these outright: only '<' and '{' start an index.
+        #expect(refusal(body)?.hasPrefix("index: the body is neither XML nor JSON") == true)
+    }
+
+    /// (body, part of the expected message): bytes only a byte-level reader can judge.
+    static let strictCases: [([UInt8], String)] = {
+        let invalidUTF8: [UInt8] = Array(#"{"version":1,"documents":[{"name":"a"#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8)
+        let deep = #"{"version":1,"documents":[{"name":"a.txt","url":"# + String(repeating: "[", count: 40)
+        return [(invalidUTF8, "not valid UTF-8"), (Array(deep.utf8), "nesting deeper")]
+    }()
+
+    @Test("invalid UTF-8 and deep nesting are refused by the strict reader", arguments: strictCases)
+    func strictReader(body: [UInt8], expected: String) throws {
+        let message = try #require(refusal(body))
+        #expect(message.contains(expected))
+    }
+
+    @Test("too many documents are refused before any of them is judged")
+    func tooMany() {
+        let body = #"{"version":1,"documents":["# + Array(repeating: "{}", count: 100_001).joined(separator: ",") + "]}"
+        #expect(refusal(body) == "index: more than 100000 documents")
+    }
+}
