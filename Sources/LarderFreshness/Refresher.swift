@@ -87,17 +87,7 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     public func refresh(
         waitingAtMost timeout: Duration, startIf: (@Sendable () -> Bool)? = nil
     ) async -> Result<Outcome, RefreshError>? {
-        let deadline = clock.now.addingTimeInterval(timeout.timeInterval)
-        return await withTaskGroup(of: Result<Outcome, RefreshError>?.self) { group in
-            group.addTask { await self.refresh(startIf: startIf) }
-            group.addTask {
-                try? await self.clock.sleep(until: deadline)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await withDeadline(timeout, on: clock) { await self.refresh(startIf: startIf) }
     }
 
     /// The scheduler: refreshes at start, then before each expiry, and after failures on the

@@ -131,7 +131,7 @@ public struct RatesRoutes: Sendable {
         case .success(let outcome):
             return RefreshAnswer.ok(outcome)
         case .failure(let error):
-            return RefreshAnswer.failed(error)
+            return error.response(unchanged: "the cached rates are")
         case nil:
             return HTTPError.serviceUnavailable("the refresh was cancelled: larder is stopping", retryAfterSeconds: 5)
                 .response

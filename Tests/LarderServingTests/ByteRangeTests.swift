@@ -1,0 +1,131 @@
+import LarderServing
+import Testing
+
+@Suite("ByteRange: single byte ranges of RFC 9110 §14")
+struct ByteRangeTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let header: String?
+        let size: UInt64
+        let expected: ByteRange
+        let why: String
+
+        init(_ header: String?, size: UInt64 = 1000, _ expected: ByteRange, _ why: String) {
+            self.header = header
+            self.size = size
+            self.expected = expected
+            self.why = why
+        }
+
+        var testDescription: String { "\(header.map { "'\($0)'" } ?? "nil") of \(size) → \(expected) (\(why))" }
+    }
+
+    static let max = UInt64.max
+
+    static let forms: [Case] = [
+        Case(nil, .none, "no header"),
+        Case("bytes=0-499", .satisfiable(offset: 0, length: 500), "first 500"),
+        Case("bytes=500-999", .satisfiable(offset: 500, length: 500), "second 500"),
+        Case("bytes=500-", .satisfiable(offset: 500, length: 500), "open-ended"),
+        Case("bytes=-500", .satisfiable(offset: 500, length: 500), "suffix"),
+        Case("bytes=-1", .satisfiable(offset: 999, length: 1), "last byte"),
+        Case("bytes=0-0", .satisfiable(offset: 0, length: 1), "first byte"),
+        Case("bytes=999-999", .satisfiable(offset: 999, length: 1), "last byte by position"),
+        Case("bytes=900-5000", .satisfiable(offset: 900, length: 100), "last-pos clamped to size-1"),
+        Case("bytes=-5000", .satisfiable(offset: 0, length: 1000), "suffix larger than size"),
+        Case("bytes=005-009", .satisfiable(offset: 5, length: 5), "leading zeros"),
+        Case("Bytes=0-9", .satisfiable(offset: 0, length: 10), "unit ignores case"),
+        Case("BYTES=0-9", .satisfiable(offset: 0, length: 10), "unit ignores case"),
+        Case(" bytes=0-9\t", .satisfiable(offset: 0, length: 10), "surrounding whitespace"),
+        Case("bytes= 0-9 ", .satisfiable(offset: 0, length: 10), "whitespace around the list element"),
+        Case("bytes=0-9 ,", .satisfiable(offset: 0, length: 10), "trailing empty element"),
+        Case("bytes=, ,0-9", .satisfiable(offset: 0, length: 10), "leading empty elements"),
+        Case("bytes=0-", size: 1, .satisfiable(offset: 0, length: 1), "one-byte file"),
+        Case("bytes=-1", size: 1, .satisfiable(offset: 0, length: 1), "one-byte file, suffix"),
+    ]
+
+    static let ignored: [Case] = [
+        Case("", .none, "empty"),
+        Case("items=0-9", .none, "unknown unit"),
+        Case("bytes", .none, "no ="),
+        Case("bytes=", .none, "no range"),
+        Case("bytes=,", .none, "only empty elements"),
+        Case("=0-9", .none, "no unit"),
+        Case("bytes =0-9", .none, "space before ="),
+        Case("bytes=0 -9", .none, "space inside a range"),
+        Case("bytes=0- 9", .none, "space inside a range"),
+        Case("bytes=a-9", .none, "not a number"),
+        Case("bytes=0-9a", .none, "trailing junk"),
+        Case("bytes=+1-2", .none, "sign"),
+        Case("bytes=-", .none, "no positions"),
+        Case("bytes=--1", .none, "negative"),
+        Case("bytes=1-2-3", .none, "two dashes"),
+        Case("bytes=0x10-20", .none, "hexadecimal"),
+        Case("bytes=1.5-2", .none, "fraction"),
+        Case("bytes=１-2", .none, "non-ASCII digit"),
+        Case("bytes=10-5", .none, "last-pos before first-pos is invalid"),
+        Case("bytes=0-1,5-6", .none, "multiple ranges"),
+        Case("bytes=0-1, 0-1", .none, "multiple identical ranges"),
+        Case("bytes=0-1,-5", .none, "range and suffix"),
+        Case("bytes=0-1,x", .none, "a valid range then junk"),
+        Case("bytes=5000-,0-1", .none, "multiple, one unsatisfiable"),
+    ]
+
+    static let unsatisfiable: [Case] = [
+        Case("bytes=1000-", .unsatisfiable, "first-pos == size"),
+        Case("bytes=1000-2000", .unsatisfiable, "entirely past the end"),
+        Case("bytes=5000-", .unsatisfiable, "far past the end"),
+        Case("bytes=-0", .unsatisfiable, "zero suffix"),
+        Case("bytes=-000", .unsatisfiable, "zero suffix with zeros"),
+        Case("bytes=1-", size: 1, .unsatisfiable, "one-byte file"),
+        Case("bytes=0-", size: 0, .unsatisfiable, "empty file"),
+        Case("bytes=0-0", size: 0, .unsatisfiable, "empty file"),
+        Case("bytes=-0", size: 0, .unsatisfiable, "empty file, zero suffix"),
+        // The RFC deems a non-zero suffix of nothing satisfiable, but 206 cannot describe 0 bytes.
+        Case("bytes=-1", size: 0, .none, "empty file, non-zero suffix: the whole empty body"),
+        Case("bytes=0-1,2-3", size: 0, .none, "empty file, multiple ranges"),
+    ]
+
+    static let huge: [Case] = [
+        Case("bytes=0-18446744073709551615", .satisfiable(offset: 0, length: 1000), "UInt64.max as last-pos"),
+        Case("bytes=0-18446744073709551616", .satisfiable(offset: 0, length: 1000), "UInt64.max + 1 clamps"),
+        Case("bytes=0-99999999999999999999999999999999", .satisfiable(offset: 0, length: 1000), "32 digits clamp"),
+        Case("bytes=18446744073709551616-", .unsatisfiable, "first-pos past UInt64"),
+        Case("bytes=99999999999999999999999999-99999999999999999999999999", .unsatisfiable, "both huge, equal"),
+        Case("bytes=99999999999999999999-99999999999999999998", .none, "both huge, last before first"),
+        Case("bytes=99999999999999999998-99999999999999999999", .unsatisfiable, "both huge, in order"),
+        Case("bytes=18446744073709551616-5", .none, "huge first-pos, small last-pos"),
+        Case("bytes=-99999999999999999999999999", .satisfiable(offset: 0, length: 1000), "huge suffix"),
+        Case("bytes=0000000000000000000000000000005-9", .satisfiable(offset: 5, length: 5), "many leading zeros"),
+        Case("bytes=18446744073709551614-", size: max, .satisfiable(offset: max - 1, length: 1), "largest size"),
+        Case("bytes=-18446744073709551615", size: max, .satisfiable(offset: 0, length: max), "whole largest size"),
+        Case("bytes=18446744073709551615-", size: max, .unsatisfiable, "first-pos == largest size"),
+        Case("bytes=0-", size: max, .satisfiable(offset: 0, length: max), "open-ended, largest size"),
+    ]
+
+    @Test(arguments: forms)
+    func everyForm(_ test: Case) {
+        #expect(ByteRange(test.header, size: test.size) == test.expected)
+    }
+
+    @Test(arguments: ignored)
+    func ignoredHeadersServeTheWholeBody(_ test: Case) {
+        #expect(ByteRange(test.header, size: test.size) == test.expected)
+    }
+
+    @Test(arguments: unsatisfiable)
+    func unsatisfiableAndEmpty(_ test: Case) {
+        #expect(ByteRange(test.header, size: test.size) == test.expected)
+    }
+
+    @Test(arguments: huge)
+    func hugeNumbersNeitherOverflowNorTrap(_ test: Case) {
+        #expect(ByteRange(test.header, size: test.size) == test.expected)
+    }
+
+    @Test func aLongHeaderIsReadInOnePass() {
+        let junk = "bytes=" + String(repeating: "9", count: 100_000) + "-"
+        #expect(ByteRange(junk, size: 1000) == .unsatisfiable)
+        let many = "bytes=" + Array(repeating: "0-1", count: 10_000).joined(separator: ",")
+        #expect(ByteRange(many, size: 1000) == .none)
+    }
+}
