@@ -98,6 +98,23 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The documents mirror: index sync, verified downloads into files, the /documents routes.
+        .target(
+            name: "LarderDocumentsCache",
+            dependencies: [
+                "LarderDocuments",
+                "LarderFormats",
+                "LarderHTTP",
+                "LarderConfig",
+                "LarderStore",
+                "LarderUpstream",
+                "LarderFreshness",
+                "LarderServing",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Builds the running application from a configuration: routes, services, logging.
         .target(
             name: "LarderApp",
@@ -108,6 +125,7 @@ let package = Package(
                 "LarderUpstream",
                 "LarderFreshness",
                 "LarderRatesCache",
+                "LarderDocumentsCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -153,6 +171,10 @@ let package = Package(
         ),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
+        .testTarget(
+            name: "LarderServingTests",
+            dependencies: ["LarderServing", "LarderHTTP", "LarderFreshness", "LarderTestSupport"]
+        ),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderConfig"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderConfig"]),
         .testTarget(
@@ -163,7 +185,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTestSupport", "LarderStore"]),
+        .testTarget(
+            name: "LarderDocumentsCacheTests",
+            dependencies: [
+                "LarderDocumentsCache", "LarderDocuments", "LarderApp", "LarderConfig", "LarderStore",
+                "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream", "LarderTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LarderEndToEndTests",
+            dependencies: ["LarderTestSupport", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

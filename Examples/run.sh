@@ -47,6 +47,9 @@ Larder is serving on http://127.0.0.1:$PORT (upstream: $UPSTREAM). Try:
   curl http://127.0.0.1:$PORT/currencies
   curl -X POST http://127.0.0.1:$PORT/rates/refresh
   curl -i http://127.0.0.1:$PORT/documents
+  curl http://127.0.0.1:$PORT/documents/handbook.txt
+  curl -H 'Range: bytes=0-99' http://127.0.0.1:$PORT/documents/handbook.txt
+  curl -X POST http://127.0.0.1:$PORT/documents/refresh
   curl -i http://127.0.0.1:$PORT/nowhere              # JSON 404
   curl -i -X DELETE http://127.0.0.1:$PORT/health     # JSON 405 with Allow
 

@@ -1,5 +1,6 @@
 import Foundation
 import LarderConfig
+import LarderDocumentsCache
 import LarderFreshness
 import LarderHTTP
 import LarderRatesCache
@@ -14,6 +15,8 @@ public struct LarderApplication: Sendable {
     public let server: HTTPServer
     /// nil when `--rates-url` is not set.
     public let rates: RatesCache?
+    /// nil when `--documents-url` is not set.
+    public let documents: DocumentsCache?
     let store: Store?
     let client: UpstreamClient
     let logger: Logger
@@ -26,7 +29,7 @@ public struct LarderApplication: Sendable {
         configuration: Configuration, logger: Logger,
         clock: any FreshnessClock = SystemClock(), upstreamLimits: UpstreamLimits = .init(),
         onListening: (@Sendable (_ host: String, _ port: Int) -> Void)? = nil
-    ) throws(StoreError) {
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         let configured = configuration.rates != nil || configuration.documents != nil
@@ -41,25 +44,36 @@ public struct LarderApplication: Sendable {
         } else {
             rates = nil
         }
+        if let upstream = configuration.documents, let store {
+            documents = try DocumentsCache(
+                upstream: upstream, ttl: configuration.documentsTTL, store: store,
+                directory: (configuration.cacheDirectory as NSString).appendingPathComponent("documents"),
+                client: client, clock: clock, logger: logger)
+        } else {
+            documents = nil
+        }
         server = HTTPServer(
             configuration: ServerConfiguration(configuration),
-            router: Self.router(configuration: configuration, rates: rates),
+            router: Self.router(configuration: configuration, rates: rates, documents: documents),
             logger: logger,
             onListening: onListening
         )
     }
 
     /// Every route Larder answers.
-    static func router(configuration: Configuration, rates: RatesCache?) -> Router {
+    static func router(configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?) -> Router {
         var router = Router()
         HealthRoutes.register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken).register(on: &router)
         } else {
-            DisabledResourceRoutes.rates.register(on: &router, configured: false)
+            DisabledResourceRoutes.rates.register(on: &router)
         }
-        // The documents module replaces this as it arrives.
-        DisabledResourceRoutes.documents.register(on: &router, configured: configuration.documents != nil)
+        if let documents {
+            DocumentsRoutes(cache: documents, adminToken: configuration.adminToken).register(on: &router)
+        } else {
+            DisabledResourceRoutes.documents.register(on: &router)
+        }
         return router
     }
 
@@ -67,6 +81,7 @@ public struct LarderApplication: Sendable {
     var services: [any Service] {
         var services: [any Service] = []
         if let rates { services.append(RatesService(cache: rates)) }
+        if let documents { services.append(DocumentsService(cache: documents)) }
         services.append(server)
         return services
     }

@@ -2,7 +2,7 @@ import GRDB
 
 extension Store {
     /// Tables holding cached data, cleared on a format-version mismatch (not `meta` or `grdb_migrations`).
-    static let dataTables = ["rates", "rate_sets", "items", "resources"]
+    static let dataTables = ["rates", "rate_sets", "items", "resources", "document_entries", "document_files"]
 
     /// The schema, one registered step per change; GRDB applies the missing ones in order.
     static var migrator: DatabaseMigrator {
@@ -41,6 +41,31 @@ extension Store {
                 // The published digits, as text: never a floating-point number.
                 t.column("value", .text).notNull()
                 t.primaryKey(["date", "code"])
+            }
+        }
+        migrator.registerMigration("v2: documents") { db in
+            try db.create(table: "document_entries") { t in
+                t.primaryKey("name", .text)
+                t.column("position", .integer).notNull()
+                t.column("url", .text).notNull()
+                t.column("size", .integer)
+                t.column("sha256", .text)
+                t.column("content_type", .text)
+                t.column("created_at", .double)
+                t.column("updated_at", .double)
+            }
+            try db.create(table: "document_files") { t in
+                t.primaryKey("name", .text)
+                t.column("file_name", .text).notNull().unique()
+                t.column("size", .integer).notNull()
+                t.column("sha256", .text).notNull()
+                t.column("content_type", .text)
+                t.column("created_at", .double)
+                t.column("updated_at", .double)
+                t.column("stored_at", .double).notNull()
+                t.column("fetched_at", .double).notNull()
+                t.column("etag", .text)
+                t.column("last_modified", .text)
             }
         }
         return migrator

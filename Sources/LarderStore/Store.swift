@@ -82,6 +82,10 @@ public final class Store: Sendable {
         if resource == RateSetRecord.resource {
             try db.execute(sql: "DELETE FROM rate_sets")
         }
+        if resource == DocumentEntryRecord.resource {
+            try db.execute(sql: "DELETE FROM document_entries")
+            try db.execute(sql: "DELETE FROM document_files")
+        }
     }
 
     /// A write transaction, with GRDB's errors turned into a `StoreError`.

@@ -112,7 +112,7 @@ struct RatesFreshnessTests {
         await harness.finish()
         #expect(after.status == 200)
         #expect(after.text == before.text)
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(5), "served from disk, not after the 10 s cold wait")
         #expect(stale.text == before.text)
         #expect(stale.header("Cache-Status")?.hasSuffix("detail=upstream-unreachable") == true)
     }

@@ -18,7 +18,7 @@ struct CompressionTests {
 
     @Test func aGzipBombIsRefusedQuicklyWithoutInflatingIt() async throws {
         try await withUpstream { upstream in
-            try await upstream.fault(#"{"path":"/bomb","gzip_bomb_mib":300}"#)
+            try await upstream.fault(#"{"path":"/bomb","gzip_bomb_mib":600}"#)
             // Build the bomb before measuring: the upstream lives in this process too.
             let warmUp = try await withClient { client in
                 await failure { () async throws(UpstreamError) in
@@ -35,10 +35,11 @@ struct CompressionTests {
                 }
             }
             #expect(error?.kind == .tooLarge, "\(String(describing: error))")
-            #expect(ContinuousClock.now - start < .seconds(5))
-            // Inflating it all would take 300 MiB. Allowed: the 8 MiB cap held by `fetch`, one socket
-            // read's inflation (up to 16 MiB) and the rest of this process running other tests.
-            #expect(growth < 40 * mebibyte, "peak resident memory grew by \(growth >> 20) MiB")
+            #expect(ContinuousClock.now - start < .seconds(20))
+            // Inflating it all would take 600 MiB. Allowed: the 8 MiB cap held by `fetch`, one socket
+            // read's inflation (up to 16 MiB) and, with room to spare, other suites running in this
+            // process at the same time (the 50 MiB document test among them).
+            #expect(growth < 300 * mebibyte, "peak resident memory grew by \(growth >> 20) MiB")
         }
     }
 

@@ -16,7 +16,7 @@ struct FailureTests {
         }
         #expect(error?.kind == .unreachable)
         #expect(error?.message.contains("connection refused") == true, "\(error?.message ?? "")")
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(15), "refused fast, not after a retry loop or the 60 s default")
     }
 
     @Test func aConnectThatNeverCompletesTimesOut() async throws {
@@ -33,7 +33,7 @@ struct FailureTests {
         withExtendedLifetime(queued) {}
         #expect(error?.kind == .timeout, "\(String(describing: error))")
         #expect(error?.message.contains("could not connect") == true, "\(error?.message ?? "")")
-        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(ContinuousClock.now - start < .seconds(15), "the connect timeout, not the 60 s default")
     }
 
     @Test func anUpstreamThatNeverAnswersTimesOut() async throws {
@@ -47,7 +47,7 @@ struct FailureTests {
             }
             #expect(error?.kind == .timeout, "\(String(describing: error))")
             #expect(error?.message.contains("response head") == true, "\(error?.message ?? "")")
-            #expect(ContinuousClock.now - start < .milliseconds(2500))
+            #expect(ContinuousClock.now - start < .seconds(15), "the 1 s request timeout, not the 60 s default")
         }
     }
 
@@ -62,7 +62,7 @@ struct FailureTests {
             }
             #expect(error?.kind == .timeout, "\(String(describing: error))")
             #expect(error?.message.contains("while the body was arriving") == true, "\(error?.message ?? "")")
-            #expect(ContinuousClock.now - start < .milliseconds(2500))
+            #expect(ContinuousClock.now - start < .seconds(15), "the 1 s request timeout, not the 60 s default")
         }
     }
 

@@ -62,8 +62,10 @@ func withClient<T>(
     _ configure: (inout UpstreamLimits) -> Void = { _ in }, _ body: (UpstreamClient) async throws -> T
 ) async throws -> T {
     var limits = UpstreamLimits()
-    limits.connectTimeout = .seconds(2)
-    limits.requestTimeout = .seconds(5)
+    // Short enough that a hang fails the test quickly, long enough for a loaded machine running
+    // every suite at once; tests of the timeouts themselves set their own.
+    limits.connectTimeout = .seconds(5)
+    limits.requestTimeout = .seconds(20)
     configure(&limits)
     let client = UpstreamClient(limits: limits, version: "test", logger: quietLogger)
     do {

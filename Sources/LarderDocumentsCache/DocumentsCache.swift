@@ -1,0 +1,86 @@
+import Foundation
+import LarderConfig
+import LarderDocuments
+import LarderFreshness
+import LarderStore
+import LarderUpstream
+import Logging
+
+/// The documents mirror: the last valid index, the verified files on disk, and the refresher that
+/// keeps the index fresh and the files in step with it.
+public final class DocumentsCache: Sendable {
+    /// The index body cap (SPEC §6), counted after decompression.
+    public static let indexMaxBytes = 8 * 1024 * 1024
+    /// The document body cap (SPEC §6).
+    public static let documentMaxBytes = 64 * 1024 * 1024
+    /// How long a request for something not yet mirrored waits for its fetch (SPEC §4.5).
+    public static let coldWait: Duration = .seconds(10)
+
+    public let refresher: Refresher<DocumentsRefreshOutcome>
+    let state: DocumentsState
+    let downloads: DocumentDownloads
+    let mirror: MirrorDirectory
+    let clock: any FreshnessClock
+    let logger: Logger
+
+    /// Loads the mirror (clearing it when `--documents-url` changed) and cleans the directory of
+    /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
+    public init(
+        upstream: UpstreamResource<DocumentsFormat>, ttl: Duration, store: Store, directory: String,
+        client: UpstreamClient, clock: any FreshnessClock, logger: Logger
+    ) throws {
+        self.clock = clock
+        self.logger = logger
+        if try store.prepare(resource: DocumentEntryRecord.resource, upstreamURL: upstream.url) {
+            logger.notice("documents: the upstream URL changed; cleared the mirror")
+        }
+        mirror = try MirrorDirectory(path: directory)
+        let item = try store.item(resource: DocumentEntryRecord.resource, key: DocumentsSync.indexKey)
+        let entries = item == nil ? nil : try store.documentEntries()
+        let files = try Self.reconcile(store.documentFiles(), mirror: mirror, store: store, logger: logger)
+        let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
+        self.state = state
+        let downloader = DocumentDownloader(
+            mirror: mirror, store: store, client: client, maxBytes: Self.documentMaxBytes, logger: logger)
+        let downloads = DocumentDownloads(downloader: downloader, state: state)
+        self.downloads = downloads
+        let sync = DocumentsSync(
+            upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
+            indexMaxBytes: Self.indexMaxBytes, logger: logger)
+        refresher = Refresher(
+            name: "documents", ttl: ttl, clock: clock, fetchedAt: item?.fetchedAt, logger: logger
+        ) { now in
+            await sync.run(contactAt: now)
+        }
+    }
+
+    /// Drops records whose file is gone or has the wrong size, and deletes every file no record
+    /// names (temporary files of an interrupted download, bytes replaced just before a crash).
+    private static func reconcile(
+        _ files: [DocumentFileRecord], mirror: MirrorDirectory, store: Store, logger: Logger
+    ) throws -> [DocumentFileRecord] {
+        let broken = files.filter { mirror.size(of: $0.fileName) != $0.size }
+        if !broken.isEmpty {
+            logger.warning("documents: \(broken.count) stored file(s) missing or damaged; they will be fetched again")
+            try store.removeDocumentFiles(broken.map(\.name))
+        }
+        let kept = files.filter { file in !broken.contains { $0.name == file.name } }
+        let referenced = Set(kept.map(\.fileName))
+        var cleaned = 0
+        for name in mirror.listing() where !referenced.contains(name) {
+            mirror.remove(name)
+            cleaned += 1
+        }
+        if cleaned > 0 {
+            logger.notice("documents: removed \(cleaned) temporary or unlisted file(s) from the mirror directory")
+        }
+        return kept
+    }
+
+    /// Fetches a listed document now (joining a fetch in flight), waiting at most `coldWait`.
+    func fetchOnDemand(_ entry: DocumentEntryRecord) async -> DocumentDownloads.Result? {
+        await withDeadline(Self.coldWait, on: clock) {
+            await self.downloads.fetch(entry, conditional: false, now: self.clock.now)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import LarderDocuments
+import Logging
+
+/// The directory Larder owns for document bytes: temporary files, atomic installs, and reads that
+/// never follow a symlink. Only file names Larder generated ever reach a path here.
+struct MirrorDirectory: Sendable {
+    let path: String
+
+    /// Creates the directory (mode 0700) when missing.
+    init(path: String) throws {
+        self.path = path
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw MirrorError("cannot create the documents directory \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The stored file name for a document's bytes: unique per name and content, and never a valid
+    /// document name itself (`~` is not allowed in names), so a replacement never overwrites a file being served.
+    static func fileName(for name: String, sha256: String) -> String {
+        name + "~" + sha256.prefix(16)
+    }
+
+    /// A new temporary file for a download of `name`, opened for writing, created exclusively.
+    func createTemporary(for name: String) throws -> (descriptor: Int32, fileName: String) {
+        let fileName = name + "~" + UUID().uuidString.prefix(8) + DocumentName.temporarySuffix
+        let descriptor = open(path + "/" + fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw MirrorError("cannot create a temporary file for \(name): \(String(cString: strerror(errno)))")
+        }
+        return (descriptor, fileName)
+    }
+
+    /// Renames a complete, fsynced temporary file to its final name, then fsyncs the directory so the rename survives a crash.
+    func install(temporary: String, as fileName: String) throws {
+        guard rename(path + "/" + temporary, path + "/" + fileName) == 0 else {
+            throw MirrorError("cannot install \(fileName): \(String(cString: strerror(errno)))")
+        }
+        syncDirectory()
+    }
+
+    func remove(_ fileName: String) {
+        unlink(path + "/" + fileName)
+    }
+
+    /// Opens a stored file for reading; nil when it is missing or is not a regular file (a symlink is refused).
+    func openForReading(_ fileName: String) -> (descriptor: Int32, size: UInt64)? {
+        let descriptor = open(path + "/" + fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, UInt64(info.st_size))
+    }
+
+    /// The size of a stored regular file, or nil.
+    func size(of fileName: String) -> Int? {
+        var info = stat()
+        guard lstat(path + "/" + fileName, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Every entry of the directory except `.` and `..`.
+    func listing() -> [String] {
+        guard let handle = opendir(path) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    func syncDirectory() {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}
+
+/// A problem with the mirror's own files (not the upstream's).
+struct MirrorError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import LarderDocuments
+import LarderHTTP
+import LarderServing
+import LarderStore
+
+/// `GET /documents`, `GET /documents/{name}` and `POST /documents/refresh` (SPEC §3).
+public struct DocumentsRoutes: Sendable {
+    let cache: DocumentsCache
+    let adminToken: BearerToken?
+
+    public init(cache: DocumentsCache, adminToken: String?) {
+        self.cache = cache
+        self.adminToken = adminToken.map(BearerToken.init)
+    }
+
+    public func register(on router: inout Router) {
+        router.add(.get, "/documents", .adaptive { request in
+            if let listing = cache.state.listing {
+                cache.refresher.refreshIfDue()
+                return .now(listing.response(for: request, state: state(fetchedAt: listing.representation.lastModified)))
+            }
+            return .later { request in
+                await waitForIndex()
+                guard let listing = cache.state.listing else { return indexUnavailable() }
+                return listing.response(for: request, state: state(fetchedAt: listing.representation.lastModified))
+            }
+        })
+        router.add(.get, "/documents/:name", .adaptive { request in
+            let name = request.parameters["name"] ?? ""
+            guard DocumentName.isValid(name) else {
+                return .now(HTTPError.badRequest("'\(name.prefix(60))' is not a document name").response)
+            }
+            guard cache.state.hasIndex else {
+                return .later { request in
+                    await waitForIndex()
+                    guard cache.state.hasIndex else { return indexUnavailable() }
+                    return await document(request, name: name)
+                }
+            }
+            cache.refresher.refreshIfDue()
+            let (entry, file) = cache.state.lookup(name)
+            guard let entry else { return .now(notListed(name)) }
+            if let file, let response = serve(request, entry: entry, file: file) {
+                return .now(response)
+            }
+            return .later { request in await document(request, name: name) }
+        })
+        router.add(.post, "/documents/refresh", .suspending { request in
+            if let refusal = adminToken?.refusal(for: request) { return refusal.response }
+            switch await cache.refresher.refresh() {
+            case .success(let outcome): return DocumentsRefreshAnswer.ok(outcome)
+            case .failure(let error): return error.response(unchanged: "the mirror is")
+            case nil:
+                return HTTPError.serviceUnavailable("the sync was cancelled: larder is stopping", retryAfterSeconds: 5)
+                    .response
+            }
+        })
+    }
+
+    /// The slow path of `/documents/{name}`: fetches a listed document that is not mirrored yet.
+    private func document(_ request: Request, name: String) async -> Response {
+        let (entry, file) = cache.state.lookup(name)
+        guard let entry else { return notListed(name) }
+        if let file, let response = serve(request, entry: entry, file: file) {
+            return response
+        }
+        let result = await cache.fetchOnDemand(entry)
+        if let file = cache.state.lookup(name).file, let response = serve(request, entry: entry, file: file) {
+            return response
+        }
+        let reason: String
+        switch result {
+        case .failure(let error): reason = "the upstream fetch failed: \(error.message)"
+        case .success, nil: reason = "its fetch from the upstream is still running"
+        }
+        return HTTPError.serviceUnavailable("\(name) is listed but not mirrored yet; \(reason)", retryAfterSeconds: 5)
+            .response
+    }
+
+    /// Answers from the file on disk; nil when the file vanished (replaced this instant).
+    private func serve(_ request: Request, entry: DocumentEntryRecord, file: DocumentFileRecord) -> Response? {
+        guard let (descriptor, size) = cache.mirror.openForReading(file.fileName) else { return nil }
+        let representation = FileRepresentation(
+            contentType: ContentTypePolicy.served(entry.contentType ?? file.contentType),
+            etag: "\"" + file.sha256.prefix(32) + "\"",
+            lastModified: Int((file.updatedAt ?? file.storedAt).timeIntervalSince1970.rounded(.down)))
+        return FileAnswer.response(
+            for: request, descriptor: descriptor, size: size, representation: representation,
+            state: state(fetchedAt: Int(file.fetchedAt.timeIntervalSince1970)))
+    }
+
+    /// The cache state of anything the index's freshness covers.
+    private func state(fetchedAt fallback: Int) -> CacheState {
+        CacheState(cache.refresher,
+                   fetchedAt: cache.refresher.fetchedAt ?? Date(timeIntervalSince1970: TimeInterval(fallback)))
+    }
+
+    private func waitForIndex() async {
+        _ = await cache.refresher.refresh(waitingAtMost: DocumentsCache.coldWait) { !cache.state.hasIndex }
+    }
+
+    private func indexUnavailable() -> Response {
+        let reason = cache.refresher.status.lastError.map { "the upstream index fetch failed: \($0.message)" }
+            ?? "the first index fetch is still running"
+        return HTTPError.serviceUnavailable("documents are not mirrored yet; \(reason)", retryAfterSeconds: 5).response
+    }
+
+    private func notListed(_ name: String) -> Response {
+        HTTPError.notFound("no document named '\(name)' in the mirror").response
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import LarderFreshness
+import LarderStore
+import LarderUpstream
+import Logging
+
+/// Downloads one document (SPEC §4.8): streamed to a temporary file in the mirror's directory,
+/// verified against the index's `size` and `sha256`, fsynced, renamed into place, then committed.
+struct DocumentDownloader: Sendable {
+    /// What a download did.
+    enum Outcome: Sendable, Equatable {
+        case added, updated, unchanged
+    }
+
+    let mirror: MirrorDirectory
+    let store: Store
+    let client: UpstreamClient
+    let maxBytes: Int
+    let logger: Logger
+
+    /// Fetches `entry` (conditionally, with `current`'s validators, when `conditional`) and installs it.
+    func download(
+        _ entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool, now: Date
+    ) async -> Result<(Outcome, DocumentFileRecord), RefreshError> {
+        let temporary: (descriptor: Int32, fileName: String)
+        do {
+            temporary = try mirror.createTemporary(for: entry.name)
+        } catch {
+            return .failure(RefreshError(.store, "\(error)"))
+        }
+        let sink = HashingFileSink(descriptor: temporary.descriptor)
+        var keepTemporary = false
+        defer {
+            close(temporary.descriptor)
+            if !keepTemporary { mirror.remove(temporary.fileName) }
+        }
+        let validators = conditional && current != nil
+            ? UpstreamValidators(etag: current?.etag, lastModified: current?.lastModified) : .none
+        let outcome: UpstreamStreamOutcome
+        do {
+            outcome = try await client.stream(entry.url, validators: validators, maxBytes: maxBytes) { chunk in
+                try sink.write(chunk)
+            }
+        } catch {
+            let kind: RefreshError.Kind = error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError
+            return .failure(RefreshError(kind, "\(entry.name): \(error.message)"))
+        }
+        switch outcome {
+        case .notModified(let sent):
+            guard var file = current else {
+                return .failure(RefreshError(.upstreamError, "\(entry.name): a 304 for a document Larder does not hold"))
+            }
+            file.fetchedAt = now
+            file.createdAt = entry.createdAt
+            file.updatedAt = entry.updatedAt
+            file.etag = sent.etag ?? file.etag
+            file.lastModified = sent.lastModified ?? file.lastModified
+            return commit(file).map { (.unchanged, $0) }
+        case .streamed(let body):
+            let (count, sha256) = sink.finish()
+            if let size = entry.size, size != count {
+                return .failure(RefreshError(.invalidPayload, "\(entry.name): \(count) bytes, but the index says \(size)"))
+            }
+            if let expected = entry.sha256, expected != sha256 {
+                return .failure(RefreshError(.invalidPayload, "\(entry.name): sha256 \(sha256) is not the index's \(expected)"))
+            }
+            let fileName = MirrorDirectory.fileName(for: entry.name, sha256: sha256)
+            let same = current?.fileName == fileName
+            if !same {
+                guard fsync(temporary.descriptor) == 0 else {
+                    return .failure(RefreshError(.store, "\(entry.name): fsync failed: \(String(cString: strerror(errno)))"))
+                }
+                do {
+                    try mirror.install(temporary: temporary.fileName, as: fileName)
+                    keepTemporary = true
+                } catch {
+                    return .failure(RefreshError(.store, "\(error)"))
+                }
+            }
+            let file = DocumentFileRecord(
+                name: entry.name, fileName: fileName, size: count, sha256: sha256, contentType: entry.contentType,
+                createdAt: entry.createdAt, updatedAt: entry.updatedAt, storedAt: same ? current!.storedAt : now,
+                fetchedAt: now, etag: body.validators.etag, lastModified: body.validators.lastModified)
+            let result = commit(file)
+            if case .success = result, let old = current, !same {
+                // Only after the commit: a crash before it leaves the old copy listed and whole.
+                mirror.remove(old.fileName)
+            }
+            return result.map { (current == nil ? .added : same ? .unchanged : .updated, $0) }
+        }
+    }
+
+    private func commit(_ file: DocumentFileRecord) -> Result<DocumentFileRecord, RefreshError> {
+        do {
+            try store.commitDocumentFile(file)
+            return .success(file)
+        } catch {
+            return .failure(RefreshError(.store, error.message))
+        }
+    }
+}

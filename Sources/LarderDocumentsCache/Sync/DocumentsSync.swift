@@ -1,0 +1,123 @@
+import Foundation
+import LarderConfig
+import LarderDocuments
+import LarderFreshness
+import LarderStore
+import LarderUpstream
+import Logging
+
+/// One sync of the mirror (SPEC §1's list-then-files updater, done right): revalidate the index,
+/// accept it whole or not at all, download what is missing or stale in parallel, then remove what
+/// the valid index no longer lists.
+struct DocumentsSync: Sendable {
+    static let indexKey = "index"
+
+    let upstream: UpstreamResource<DocumentsFormat>
+    let store: Store
+    let client: UpstreamClient
+    let state: DocumentsState
+    let downloads: DocumentDownloads
+    let mirror: MirrorDirectory
+    let indexMaxBytes: Int
+    let logger: Logger
+
+    func run(contactAt now: Date) async -> Result<DocumentsRefreshOutcome, RefreshError> {
+        var outcome = DocumentsRefreshOutcome()
+        do {
+            outcome.indexNotModified = try await refreshIndex(now)
+        } catch let error as RefreshError {
+            return .failure(error)
+        } catch {
+            return .failure(RefreshError(.store, "\(error)"))
+        }
+        await downloadAll(indexChanged: !outcome.indexNotModified, now: now, into: &outcome)
+        removeUnlisted(into: &outcome)
+        state.renderListing()
+        if outcome.added + outcome.updated + outcome.removed + outcome.failed > 0 {
+            logger.info("documents: sync added \(outcome.added), updated \(outcome.updated), removed \(outcome.removed), unchanged \(outcome.unchanged), failed \(outcome.failed)")
+        }
+        return .success(outcome)
+    }
+
+    /// Fetches the index conditionally; true on a 304. A refused index throws and changes nothing.
+    private func refreshIndex(_ now: Date) async throws -> Bool {
+        let item = try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
+        let validators = state.hasIndex ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
+        let answer: UpstreamResult
+        do {
+            answer = try await client.fetch(upstream.url, validators: validators, maxBytes: indexMaxBytes)
+        } catch {
+            throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
+                               "index: \(error.message)")
+        }
+        switch answer {
+        case .notModified(let sent):
+            try store.touch(
+                resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
+                etag: sent.etag, lastModified: sent.lastModified)
+            return true
+        case .fetched(let body):
+            guard let indexURL = URL(string: upstream.url) else {
+                throw RefreshError(.store, "the documents URL cannot be read as a URL")
+            }
+            let index: DocumentIndex
+            do {
+                index = try DocumentIndexParser.parse(body.bytes, format: upstream.format, indexURL: indexURL,
+                                                      maxBytes: indexMaxBytes)
+            } catch {
+                throw RefreshError(.invalidPayload, "refused the documents index: \(error.message)")
+            }
+            let entries = index.documents.enumerated().map { position, entry in
+                DocumentEntryRecord(
+                    name: entry.name, position: position, url: entry.url.absoluteString, size: entry.size,
+                    sha256: entry.sha256, contentType: entry.contentType, createdAt: entry.createdAt,
+                    updatedAt: entry.updatedAt)
+            }
+            let updatedAt = index.generatedAt ?? now
+            try store.replaceDocumentIndex(entries, item: ItemRecord(
+                resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
+                etag: body.validators.etag, lastModified: body.validators.lastModified))
+            state.setIndex(entries, updatedAt: updatedAt)
+            return false
+        }
+    }
+
+    /// Downloads, at most `DocumentDownloads.parallel` at once, every entry the rules say to fetch.
+    private func downloadAll(indexChanged: Bool, now: Date, into outcome: inout DocumentsRefreshOutcome) async {
+        let files = state.files
+        var work: [(DocumentEntryRecord, Bool)] = []
+        for entry in state.entries {
+            switch DownloadRule.decide(entry: entry, file: files[entry.name], indexChanged: indexChanged) {
+            case .skip: outcome.unchanged += 1
+            case .download(let conditional): work.append((entry, conditional))
+            }
+        }
+        let results = await downloads.run(work, now: now)
+        for result in results {
+            switch result {
+            case .success(.added): outcome.added += 1
+            case .success(.updated): outcome.updated += 1
+            case .success(.unchanged): outcome.unchanged += 1
+            case .failure(let error):
+                outcome.failed += 1
+                logger.warning("documents: \(error.message)")
+            }
+        }
+    }
+
+    /// Removes files the (valid) index no longer lists: their records first, then the bytes.
+    private func removeUnlisted(into outcome: inout DocumentsRefreshOutcome) {
+        let listed = Set(state.entries.map(\.name))
+        let gone = state.files.values.filter { !listed.contains($0.name) }
+        guard !gone.isEmpty else { return }
+        do {
+            try store.removeDocumentFiles(gone.map(\.name))
+        } catch {
+            logger.error("documents: cannot remove unlisted documents: \(error)")
+            return
+        }
+        state.removeFiles(gone.map(\.name))
+        for file in gone { mirror.remove(file.fileName) }
+        outcome.removed += gone.count
+    }
+}

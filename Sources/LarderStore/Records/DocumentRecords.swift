@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+
+/// One entry of the last valid upstream index, in index order: what `/documents` lists.
+public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "document_entries"
+    /// The resource name documents are stored under (items, upstream URL).
+    public static let resource = "documents"
+
+    public var name: String
+    public var position: Int
+    /// The resolved absolute URL to download the document from.
+    public var url: String
+    public var size: Int?
+    public var sha256: String?
+    public var contentType: String?
+    public var createdAt: Date?
+    public var updatedAt: Date?
+
+    public init(
+        name: String, position: Int, url: String, size: Int?, sha256: String?, contentType: String?,
+        createdAt: Date?, updatedAt: Date?
+    ) {
+        self.name = name
+        self.position = position
+        self.url = url
+        self.size = size
+        self.sha256 = sha256
+        self.contentType = contentType
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, position, url, size, sha256
+        case contentType = "content_type"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
+    public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+}
+
+/// A document whose verified bytes are on disk, under `fileName` in the mirror's own directory.
+public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "document_files"
+
+    public var name: String
+    /// The file in the mirror directory: unique per content, so a replacement never overwrites a file in use.
+    public var fileName: String
+    public var size: Int
+    public var sha256: String
+    public var contentType: String?
+    public var createdAt: Date?
+    public var updatedAt: Date?
+    /// When these bytes were stored (their `Last-Modified` when the index gives no `updated_at`).
+    public var storedAt: Date
+    /// The last time the upstream confirmed or replaced the bytes.
+    public var fetchedAt: Date
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(
+        name: String, fileName: String, size: Int, sha256: String, contentType: String?, createdAt: Date?,
+        updatedAt: Date?, storedAt: Date, fetchedAt: Date, etag: String?, lastModified: String?
+    ) {
+        self.name = name
+        self.fileName = fileName
+        self.size = size
+        self.sha256 = sha256
+        self.contentType = contentType
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.storedAt = storedAt
+        self.fetchedAt = fetchedAt
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, size, sha256, etag
+        case fileName = "file_name"
+        case contentType = "content_type"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case storedAt = "stored_at"
+        case fetchedAt = "fetched_at"
+        case lastModified = "last_modified"
+    }
+
+    public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
+    public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+}
+
+extension Store {
+    /// The last valid index's entries, in index order.
+    public func documentEntries() throws(StoreError) -> [DocumentEntryRecord] {
+        try read { db in try DocumentEntryRecord.order(Column("position")).fetchAll(db) }
+    }
+
+    /// Every document on disk.
+    public func documentFiles() throws(StoreError) -> [DocumentFileRecord] {
+        try read { db in try DocumentFileRecord.fetchAll(db) }
+    }
+
+    /// Replaces the listed entries and the index's item record in one transaction.
+    public func replaceDocumentIndex(_ entries: [DocumentEntryRecord], item: ItemRecord) throws(StoreError) {
+        try write { db in
+            try DocumentEntryRecord.deleteAll(db)
+            for entry in entries { try entry.insert(db) }
+            try item.save(db)
+        }
+    }
+
+    /// Records a document's new bytes (after they were renamed into place).
+    public func commitDocumentFile(_ file: DocumentFileRecord) throws(StoreError) {
+        try write { db in try file.save(db) }
+    }
+
+    /// Removes documents' records (their files are deleted by the caller after this commits).
+    public func removeDocumentFiles(_ names: [String]) throws(StoreError) {
+        try write { db in
+            for name in names { _ = try DocumentFileRecord.deleteOne(db, key: name) }
+        }
+    }
+}
