@@ -8,6 +8,6 @@ struct LarderCommand: AsyncParsableCommand {
         commandName: "larder",
         abstract: "A local HTTP caching proxy for exchange rates and documents.",
         version: LarderVersion.current,
-        subcommands: [ServeCommand.self]
+        subcommands: [ServeCommand.self, HealthcheckCommand.self]
     )
 }
