@@ -54,16 +54,21 @@ public struct LarderApplication: Sendable {
         }
         server = HTTPServer(
             configuration: ServerConfiguration(configuration),
-            router: Self.router(configuration: configuration, rates: rates, documents: documents),
+            router: Self.router(
+                configuration: configuration, rates: rates, documents: documents, startedAt: clock.now),
             logger: logger,
             onListening: onListening
         )
     }
 
     /// Every route Larder answers.
-    static func router(configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?) -> Router {
+    static func router(
+        configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?, startedAt: Date
+    ) -> Router {
         var router = Router()
         HealthRoutes.register(on: &router)
+        OperationsRoutes(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
+            .register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken).register(on: &router)
         } else {

@@ -84,3 +84,17 @@ public final class DocumentsCache: Sendable {
         }
     }
 }
+
+extension DocumentsCache {
+    /// What `/status` and `/metrics` say about the mirror.
+    public var summary: (listed: Int, mirrored: Int, bytes: Int) {
+        let entries = state.entries
+        let files = state.files
+        let listed = Set(entries.map(\.name))
+        let mirrored = files.values.filter { listed.contains($0.name) }
+        return (entries.count, mirrored.count, mirrored.reduce(0) { $0 + $1.size })
+    }
+
+    /// True once an index was accepted (readiness): listed documents not yet mirrored are fetched on demand.
+    public var hasData: Bool { state.hasIndex }
+}

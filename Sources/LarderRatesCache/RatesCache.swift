@@ -73,3 +73,13 @@ private struct Reloader: Sendable {
         }
     }
 }
+
+extension RatesCache {
+    /// What `/status` and `/ready` say about the rates: the newest day and how many are stored.
+    public var summary: (latestDate: String?, days: Int) {
+        (current?.set.date.description, (try? store.rateSetCount()) ?? 0)
+    }
+
+    /// True once a rate set is cached (readiness).
+    public var hasData: Bool { current != nil }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import LarderConfig
+import LarderDocumentsCache
+import LarderFreshness
+import LarderHTTP
+import LarderRatesCache
+import LarderUpstream
+
+/// `GET /ready` and `GET /status` (SPEC §3): readiness for orchestrators, and what each resource is doing.
+struct OperationsRoutes: Sendable {
+    let configuration: Configuration
+    let rates: RatesCache?
+    let documents: DocumentsCache?
+    let startedAt: Date
+
+    func register(on router: inout Router) {
+        router.add(.get, "/ready", .immediate { _ in ready() })
+        router.add(.get, "/status", .immediate { _ in status() })
+    }
+
+    /// 200 when every configured resource has data; else 503 with the reasons.
+    func ready() -> Response {
+        var reasons: [String] = []
+        if let rates, !rates.hasData {
+            reasons.append("rates: nothing cached yet" + Self.lastError(rates.refresher.status))
+        }
+        if let documents, !documents.hasData {
+            reasons.append("documents: no index accepted yet" + Self.lastError(documents.refresher.status))
+        }
+        let body: [String: Any] = reasons.isEmpty ? ["status": "ready"] : ["status": "not_ready", "reasons": reasons]
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
+        if !reasons.isEmpty { headers.add("Retry-After", "5") }
+        return Response(status: reasons.isEmpty ? .ok : .serviceUnavailable, headers: headers, body: .bytes(SharedBytes(Self.json(body))))
+    }
+
+    func status() -> Response {
+        var resources: [String: Any] = [:]
+        if let rates, let upstream = configuration.rates {
+            var entry = Self.describe(rates.refresher, url: upstream.url, format: upstream.format.rawValue)
+            let summary = rates.summary
+            entry["counts"] = ["days": summary.days, "latest_date": summary.latestDate as Any? ?? NSNull()]
+            resources["rates"] = entry
+        } else {
+            resources["rates"] = ["configured": false]
+        }
+        if let documents, let upstream = configuration.documents {
+            var entry = Self.describe(documents.refresher, url: upstream.url, format: upstream.format.rawValue)
+            let summary = documents.summary
+            entry["counts"] = ["listed": summary.listed, "mirrored": summary.mirrored, "bytes": summary.bytes]
+            resources["documents"] = entry
+        } else {
+            resources["documents"] = ["configured": false]
+        }
+        let body: [String: Any] = [
+            "version": LarderVersion.current,
+            "started_at": Self.timestamp(startedAt),
+            "resources": resources,
+        ]
+        return Response(
+            headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
+            body: .bytes(SharedBytes(Self.json(body))))
+    }
+
+    private static func describe<Outcome>(_ refresher: Refresher<Outcome>, url: String, format: String) -> [String: Any] {
+        let status = refresher.status
+        let now = refresher.clock.now
+        var entry: [String: Any] = [
+            "configured": true,
+            "upstream": UpstreamClient.redacted(url),
+            "format": format,
+            "ttl_seconds": Int(refresher.ttl.timeInterval),
+            "fetched_at": status.fetchedAt.map(timestamp) ?? NSNull(),
+            "last_success": status.lastSuccess.map(timestamp) ?? NSNull(),
+            "last_attempt": status.lastAttempt.map(timestamp) ?? NSNull(),
+            "next_refresh": (status.retryAt ?? status.nextRefresh).map(timestamp) ?? NSNull(),
+            "refreshing": refresher.isRefreshing,
+            "consecutive_failures": status.failures,
+            "stale": FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: refresher.ttl, now: now),
+        ]
+        if let error = status.lastError {
+            let at: Any = status.lastErrorAt.map { timestamp($0) as Any } ?? NSNull()
+            entry["last_error"] = ["kind": error.kind.rawValue, "message": error.message, "at": at] as [String: Any]
+        } else {
+            entry["last_error"] = NSNull()
+        }
+        return entry
+    }
+
+    private static func lastError(_ status: RefreshStatus) -> String {
+        status.lastError.map { " (last fetch failed: \($0.message))" } ?? " (the first fetch is running)"
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    private static func json(_ value: [String: Any]) -> [UInt8] {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+}
