@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // libmicrohttpd, found through pkg-config; shim.h wraps the variadic calls Swift cannot import.
@@ -115,6 +117,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Prometheus metrics through swift-metrics: the request observer and the cache events, and /metrics.
+        .target(
+            name: "LarderMetrics",
+            dependencies: [
+                "LarderHTTP",
+                "LarderServing",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
         // Builds the running application from a configuration: routes, services, logging.
         .target(
             name: "LarderApp",
@@ -126,6 +138,7 @@ let package = Package(
                 "LarderFreshness",
                 "LarderRatesCache",
                 "LarderDocumentsCache",
+                "LarderMetrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

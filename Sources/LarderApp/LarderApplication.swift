@@ -3,6 +3,7 @@ import LarderConfig
 import LarderDocumentsCache
 import LarderFreshness
 import LarderHTTP
+import LarderMetrics
 import LarderRatesCache
 import LarderStore
 import LarderUpstream
@@ -19,6 +20,8 @@ public struct LarderApplication: Sendable {
     public let documents: DocumentsCache?
     let store: Store?
     let client: UpstreamClient
+    /// Every metric `/metrics` shows.
+    public let metrics = LarderMetrics()
     let logger: Logger
 
     /// Opens the store and loads what it holds, so the first request is served from disk.
@@ -40,7 +43,7 @@ public struct LarderApplication: Sendable {
         if let upstream = configuration.rates, let store {
             rates = try RatesCache(
                 upstream: upstream, ttl: configuration.ratesTTL, store: store, client: client, clock: clock,
-                logger: logger)
+                events: metrics, logger: logger)
         } else {
             rates = nil
         }
@@ -48,27 +51,31 @@ public struct LarderApplication: Sendable {
             documents = try DocumentsCache(
                 upstream: upstream, ttl: configuration.documentsTTL, store: store,
                 directory: (configuration.cacheDirectory as NSString).appendingPathComponent("documents"),
-                client: client, clock: clock, logger: logger)
+                client: client, clock: clock, events: metrics, logger: logger)
         } else {
             documents = nil
         }
         server = HTTPServer(
             configuration: ServerConfiguration(configuration),
             router: Self.router(
-                configuration: configuration, rates: rates, documents: documents, startedAt: clock.now),
+                configuration: configuration, rates: rates, documents: documents, metrics: metrics,
+                startedAt: clock.now),
             logger: logger,
+            observer: metrics,
             onListening: onListening
         )
     }
 
     /// Every route Larder answers.
     static func router(
-        configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?, startedAt: Date
+        configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?, metrics: LarderMetrics,
+        startedAt: Date
     ) -> Router {
         var router = Router()
         HealthRoutes.register(on: &router)
         OperationsRoutes(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
             .register(on: &router)
+        MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken).register(on: &router)
         } else {

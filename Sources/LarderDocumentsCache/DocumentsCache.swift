@@ -2,6 +2,7 @@ import Foundation
 import LarderConfig
 import LarderDocuments
 import LarderFreshness
+import LarderServing
 import LarderStore
 import LarderUpstream
 import Logging
@@ -21,15 +22,17 @@ public final class DocumentsCache: Sendable {
     let downloads: DocumentDownloads
     let mirror: MirrorDirectory
     let clock: any FreshnessClock
+    let events: any CacheEvents
     let logger: Logger
 
     /// Loads the mirror (clearing it when `--documents-url` changed) and cleans the directory of
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
     public init(
         upstream: UpstreamResource<DocumentsFormat>, ttl: Duration, store: Store, directory: String,
-        client: UpstreamClient, clock: any FreshnessClock, logger: Logger
+        client: UpstreamClient, clock: any FreshnessClock, events: any CacheEvents = NoCacheEvents(), logger: Logger
     ) throws {
         self.clock = clock
+        self.events = events
         self.logger = logger
         if try store.prepare(resource: DocumentEntryRecord.resource, upstreamURL: upstream.url) {
             logger.notice("documents: the upstream URL changed; cleared the mirror")
@@ -41,16 +44,20 @@ public final class DocumentsCache: Sendable {
         let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
         self.state = state
         let downloader = DocumentDownloader(
-            mirror: mirror, store: store, client: client, maxBytes: Self.documentMaxBytes, logger: logger)
+            mirror: mirror, store: store, client: client, maxBytes: Self.documentMaxBytes, events: events,
+            logger: logger)
         let downloads = DocumentDownloads(downloader: downloader, state: state)
         self.downloads = downloads
         let sync = DocumentsSync(
             upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
-            indexMaxBytes: Self.indexMaxBytes, logger: logger)
+            indexMaxBytes: Self.indexMaxBytes, events: events, logger: logger)
         refresher = Refresher(
             name: "documents", ttl: ttl, clock: clock, fetchedAt: item?.fetchedAt, logger: logger
         ) { now in
-            await sync.run(contactAt: now)
+            let started = ContinuousClock.now
+            let result = await sync.run(contactAt: now)
+            events.refreshed("documents", duration: ContinuousClock.now - started)
+            return result
         }
     }
 

@@ -17,15 +17,18 @@ public final class RatesCache: Sendable {
 
     public let refresher: Refresher<RatesRefreshOutcome>
     let store: Store
+    let events: any CacheEvents
     let logger: Logger
     private let snapshot: Published<RatesSnapshot>
 
     /// Loads what the store holds (clearing it first when `--rates-url` changed) so a restart serves at once.
     public init(
         upstream: UpstreamResource<RatesFormat>, ttl: Duration, store: Store, client: UpstreamClient,
-        clock: any FreshnessClock, maxBytes: Int = RatesCache.defaultMaxBytes, logger: Logger
+        clock: any FreshnessClock, maxBytes: Int = RatesCache.defaultMaxBytes,
+        events: any CacheEvents = NoCacheEvents(), logger: Logger
     ) throws(StoreError) {
         self.store = store
+        self.events = events
         self.logger = logger
         if try store.prepare(resource: RateSetRecord.resource, upstreamURL: upstream.url) {
             logger.notice("rates: the upstream URL changed; cleared the cached rates")
@@ -34,12 +37,15 @@ public final class RatesCache: Sendable {
         let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey)
         let published = Published(latest.flatMap(RatesSnapshot.init))
         snapshot = published
-        let sync = RatesSync(upstream: upstream, store: store, client: client, maxBytes: maxBytes, logger: logger)
+        let sync = RatesSync(
+            upstream: upstream, store: store, client: client, maxBytes: maxBytes, events: events, logger: logger)
         let reload = Reloader(store: store, logger: logger)
         refresher = Refresher(
             name: "rates", ttl: ttl, clock: clock, fetchedAt: latest == nil ? nil : item?.fetchedAt, logger: logger
         ) { now in
+            let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
+            events.refreshed("rates", duration: ContinuousClock.now - started)
             if case .success(let outcome) = result, outcome.changed, let fresh = reload.latest() {
                 published.publish(fresh)
             }

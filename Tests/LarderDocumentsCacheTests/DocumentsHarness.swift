@@ -44,7 +44,7 @@ final class DocumentsHarness: @unchecked Sendable {
     private(set) var app: LarderApplication?
     private var scheduler: Task<Void, Never>?
 
-    init(_ documents: [TestDocument]) throws {
+    init(_ documents: [TestDocument]) async throws {
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.port = 0
         serverConfiguration.threads = 4
@@ -57,7 +57,7 @@ final class DocumentsHarness: @unchecked Sendable {
         configuration.threads = 4
         configuration.cacheDirectory = cacheDirectory
         configuration.documents = UpstreamResource(url: upstreamURL(Self.indexPath), format: .auto)
-        try publish(documents)
+        try await publish(documents)
     }
 
     var upstreamPort: Int { upstream.server.port }
@@ -65,24 +65,32 @@ final class DocumentsHarness: @unchecked Sendable {
     func upstreamURL(_ path: String) -> String { "http://127.0.0.1:\(upstreamPort)\(path)" }
 
     /// Puts every document's bytes and then the index listing them.
-    func publish(_ documents: [TestDocument], index: String? = nil) throws {
+    func publish(_ documents: [TestDocument], index: String? = nil) async throws {
         for document in documents {
-            try put("/docs/" + document.name, document.content)
+            try await put("/docs/" + document.name, document.content)
         }
-        try put(Self.indexPath, Array((index ?? Self.index(documents)).utf8))
+        try await put(Self.indexPath, Array((index ?? Self.index(documents)).utf8))
     }
 
     static func index(_ documents: [TestDocument]) -> String {
         #"{"version":1,"generated_at":"2026-11-20T12:00:00Z","documents":["# + documents.map(\.indexEntry).joined(separator: ",") + "]}"
     }
 
-    func put(_ path: String, _ bytes: [UInt8]) throws {
-        let response = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/files" + path, body: bytes)
+    // Blocking socket calls run on their own thread, never on the cooperative pool.
+    func put(_ path: String, _ bytes: [UInt8]) async throws {
+        let port = upstreamPort
+        // Large bodies (the 50 MiB document) get time to be hashed by a debug-built upstream on a busy machine.
+        let response = try await onThread {
+            try TestConnection(port: port, timeout: .seconds(60)).request("PUT", "/_control/files" + path, body: bytes)
+        }
         guard response.status == 200 else { throw TestConnectionError("file swap refused: \(response.text)") }
     }
 
-    func fault(_ json: String) throws {
-        let response = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/faults", body: Array(json.utf8))
+    func fault(_ json: String) async throws {
+        let port = upstreamPort
+        let response = try await onThread {
+            try TestConnection.fetch(port: port, "PUT", "/_control/faults", body: Array(json.utf8))
+        }
         guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
     }
 
@@ -116,7 +124,9 @@ final class DocumentsHarness: @unchecked Sendable {
 
     func get(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
         let port = port
-        return try await onThread { try TestConnection.fetch(port: port, target, headers: headers) }
+        return try await onThread {
+            try TestConnection(port: port, timeout: .seconds(30)).request("GET", target, headers: headers)
+        }
     }
 
     func post(_ target: String) async throws -> TestResponse {
@@ -125,14 +135,16 @@ final class DocumentsHarness: @unchecked Sendable {
     }
 
     /// Requests the upstream got, per path.
-    func upstreamRequests() throws -> [String: (total: Int, statuses: [String: Int])] {
-        let json = try TestConnection.fetch(port: upstreamPort, "/_control/requests").json
+    func upstreamRequests() async throws -> [String: (total: Int, statuses: [String: Int])] {
+        let port = upstreamPort
+        let json = try await onThread { try TestConnection.fetch(port: port, "/_control/requests") }.json
         let paths = json?["paths"] as? [String: [String: Any]] ?? [:]
         return paths.mapValues { ($0["requests"] as? Int ?? 0, $0["statuses"] as? [String: Int] ?? [:]) }
     }
 
-    func resetRequests() throws {
-        _ = try TestConnection.fetch(port: upstreamPort, "DELETE", "/_control/requests")
+    func resetRequests() async throws {
+        let port = upstreamPort
+        _ = try await onThread { try TestConnection.fetch(port: port, "DELETE", "/_control/requests") }
     }
 
     /// Waits (bounded) until the first sync finished.

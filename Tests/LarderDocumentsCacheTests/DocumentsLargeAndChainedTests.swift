@@ -26,7 +26,7 @@ struct DocumentsLargeAndChainedTests {
     @Test func a50MiBDocumentIsServedByteExactWithRanges() async throws {
         var big = TestDocument("big.bin", "")
         big.content = noise(50 * 1024 * 1024)
-        let harness = try DocumentsHarness([big])
+        let harness = try await DocumentsHarness([big])
         try harness.start()
         #expect(await harness.waitForSync())
         let full = try await harness.get("/documents/big.bin")
@@ -44,15 +44,15 @@ struct DocumentsLargeAndChainedTests {
     }
 
     @Test func aBodyOverTheCapIsRefusedAndTheOldCopyStays() async throws {
-        let harness = try DocumentsHarness(sampleDocuments)
+        let harness = try await DocumentsHarness(sampleDocuments)
         try harness.start()
         #expect(await harness.waitForSync())
         var bumped = sampleDocuments
         bumped[0].updatedAt = "2026-11-09T00:00:00Z"
         bumped[0].claimedSHA256 = String(repeating: "cd", count: 32)
         bumped[0].claimedSize = 300 * 1024 * 1024
-        try harness.publish(bumped)
-        try harness.fault(#"{"path":"/docs/a.txt","gzip_bomb_mib":300}"#)
+        try await harness.publish(bumped)
+        try await harness.fault(#"{"path":"/docs/a.txt","gzip_bomb_mib":300}"#)
         let refresh = try await harness.post("/documents/refresh")
         let a = try await harness.get("/documents/a.txt")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.cacheDirectory + "/documents")
@@ -63,7 +63,7 @@ struct DocumentsLargeAndChainedTests {
     }
 
     @Test func aSecondLarderMirrorsTheFirst() async throws {
-        let first = try DocumentsHarness(sampleDocuments)
+        let first = try await DocumentsHarness(sampleDocuments)
         try first.start()
         #expect(await first.waitForSync())
         var configuration = first.configuration

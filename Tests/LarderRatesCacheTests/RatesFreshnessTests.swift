@@ -9,11 +9,11 @@ struct RatesFreshnessTests {
     static let older = ECB.document([("2026-11-19", [("USD", "1.0500"), ("JPY", "150.00")])])
 
     @Test func afterExpiryTheCachedCopyIsServedAtOnceAndABackgroundRefreshFollows() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         _ = try await harness.get("/rates")
         #expect(try await harness.waitForUpstreamRequests(1))
-        try harness.setFile(RatesHarness.feedPath, Self.newer)
+        try await harness.setFile(RatesHarness.feedPath, Self.newer)
         harness.clock.advance(by: 101)
         let stale = try await harness.get("/rates")
         #expect(stale.status == 200)
@@ -29,10 +29,10 @@ struct RatesFreshnessTests {
     }
 
     @Test func anOlderUpstreamDayNeverReplacesANewerOne() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let before = try await harness.get("/rates")
-        try harness.setFile(RatesHarness.feedPath, Self.older)
+        try await harness.setFile(RatesHarness.feedPath, Self.older)
         let refresh = try await harness.request("POST", "/rates/refresh")
         let after = try await harness.get("/rates")
         await harness.finish()
@@ -44,12 +44,12 @@ struct RatesFreshnessTests {
     }
 
     @Test func equalDataIsNotRewritten() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let before = try await harness.get("/rates")
         harness.clock.advance(by: 30)
         // The same bytes under new validators: a 200 that changes nothing.
-        try harness.setFile(RatesHarness.feedPath, ECB.document([("2026-11-20", ECB.rates)]) + "\n")
+        try await harness.setFile(RatesHarness.feedPath, ECB.document([("2026-11-20", ECB.rates)]) + "\n")
         let refresh = try await harness.request("POST", "/rates/refresh")
         let after = try await harness.get("/rates")
         await harness.finish()
@@ -60,14 +60,14 @@ struct RatesFreshnessTests {
     }
 
     @Test func a304OnlyMovesFetchedAt() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let before = try await harness.get("/rates")
         harness.clock.advance(by: 60)
         let aged = try await harness.get("/rates")
         let refresh = try await harness.request("POST", "/rates/refresh")
         let after = try await harness.get("/rates")
-        let counts = try harness.upstreamRequests()
+        let counts = try await harness.upstreamRequests()
         await harness.finish()
         #expect(aged.header("Age") == "60")
         #expect(aged.header("Cache-Control") == "public, max-age=40")
@@ -80,10 +80,10 @@ struct RatesFreshnessTests {
     }
 
     @Test func aFailingUpstreamLeavesTheCacheServedAndMarkedStale() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let before = try await harness.get("/rates")
-        try harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":503}"#)
+        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":503}"#)
         harness.clock.advance(by: 101)
         let refresh = try await harness.request("POST", "/rates/refresh")
         let during = try await harness.get("/rates")
@@ -97,7 +97,7 @@ struct RatesFreshnessTests {
     }
 
     @Test func withTheUpstreamGoneARestartServesTheCacheAtOnce() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let before = try await harness.get("/rates")
         await harness.stop()
@@ -133,10 +133,10 @@ struct RatesFreshnessTests {
 
     @Test(arguments: refusedBodies)
     func aRefusedPayloadLeavesTheCacheAsItWas(name: String, body: String) async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let before = try await harness.get("/rates")
-        try harness.setFile(RatesHarness.feedPath, body)
+        try await harness.setFile(RatesHarness.feedPath, body)
         let refresh = try await harness.request("POST", "/rates/refresh")
         let after = try await harness.get("/rates")
         let day = try await harness.get("/rates/2026-11-21")
@@ -149,8 +149,8 @@ struct RatesFreshnessTests {
     }
 
     @Test func twoHundredColdRequestsShareOneSlowUpstreamFetch() async throws {
-        let harness = try RatesHarness()
-        try harness.fault(#"{"path":"\#(RatesHarness.feedPath)","delay_ms":1000,"times":1}"#)
+        let harness = try await RatesHarness()
+        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","delay_ms":1000,"times":1}"#)
         try harness.start()
         let port = harness.port
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -159,7 +159,7 @@ struct RatesFreshnessTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let counts = try harness.upstreamRequests()
+        let counts = try await harness.upstreamRequests()
         await harness.finish()
         #expect(statuses.count == 200)
         #expect(statuses.allSatisfy { $0 == 200 })
@@ -167,12 +167,12 @@ struct RatesFreshnessTests {
     }
 
     @Test func aColdCacheWithTheUpstreamDownAnswers503WithRetryAfter() async throws {
-        let harness = try RatesHarness()
-        try harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":500}"#)
+        let harness = try await RatesHarness()
+        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":500}"#)
         try harness.start()
         let first = try await harness.get("/rates")
         let second = try await harness.get("/rates")
-        let counts = try harness.upstreamRequests()
+        let counts = try await harness.upstreamRequests()
         await harness.finish()
         #expect(first.status == 503 && first.errorCode == "unavailable")
         #expect(Int(first.header("Retry-After") ?? "") ?? 0 >= 1)
@@ -181,12 +181,12 @@ struct RatesFreshnessTests {
     }
 
     @Test func aChangedURLOrFormatVersionClearsTheOldData() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         _ = try await harness.get("/rates")
         await harness.stop()
         // Another URL: the old data must not be served for it.
-        try harness.setFile("/rates/other.xml", Self.older)
+        try await harness.setFile("/rates/other.xml", Self.older)
         harness.configuration.rates?.url = harness.upstreamURL("/rates/other.xml")
         try harness.start()
         let other = try await harness.get("/rates")
@@ -201,7 +201,7 @@ struct RatesFreshnessTests {
             let store = try Store(directory: harness.cacheDirectory, logger: quietLogger)
             #expect(try store.rateSetCount() == 0)
         }
-        try harness.clearFaults()
+        try await harness.clearFaults()
         await harness.finish()
     }
 }

@@ -22,7 +22,7 @@ final class RatesHarness: @unchecked Sendable {
     private var scheduler: Task<Void, Never>?
 
     /// Serves `feed` (an ECB document) at `feedPath`; Larder is not started yet.
-    init(feed: String = ECB.document([("2026-11-20", ECB.rates)]), ttl: Duration = .seconds(100)) throws {
+    init(feed: String = ECB.document([("2026-11-20", ECB.rates)]), ttl: Duration = .seconds(100)) async throws {
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.port = 0
         serverConfiguration.threads = 4
@@ -36,7 +36,7 @@ final class RatesHarness: @unchecked Sendable {
         configuration.cacheDirectory = cacheDirectory
         configuration.ratesTTL = ttl
         configuration.rates = UpstreamResource(url: upstreamURL(Self.feedPath), format: .auto)
-        try setFile(Self.feedPath, feed)
+        try await setFile(Self.feedPath, feed)
     }
 
     var upstreamPort: Int { upstream.server.port }
@@ -83,26 +83,33 @@ final class RatesHarness: @unchecked Sendable {
         return try await onThread { try TestConnection.fetch(port: port, method, target, headers: headers) }
     }
 
-    // MARK: - The upstream
+    // MARK: - The upstream (blocking socket calls run on their own thread, never on the cooperative pool)
 
-    func setFile(_ path: String, _ content: String) throws {
-        let response = try TestConnection.fetch(
-            port: upstreamPort, "PUT", "/_control/files" + path, body: Array(content.utf8))
+    func setFile(_ path: String, _ content: String) async throws {
+        let port = upstreamPort
+        let response = try await onThread {
+            try TestConnection.fetch(port: port, "PUT", "/_control/files" + path, body: Array(content.utf8))
+        }
         guard response.status == 200 else { throw TestConnectionError("file swap refused: \(response.text)") }
     }
 
-    func fault(_ json: String) throws {
-        let response = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/faults", body: Array(json.utf8))
+    func fault(_ json: String) async throws {
+        let port = upstreamPort
+        let response = try await onThread {
+            try TestConnection.fetch(port: port, "PUT", "/_control/faults", body: Array(json.utf8))
+        }
         guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
     }
 
-    func clearFaults() throws {
-        _ = try TestConnection.fetch(port: upstreamPort, "DELETE", "/_control/faults")
+    func clearFaults() async throws {
+        let port = upstreamPort
+        _ = try await onThread { try TestConnection.fetch(port: port, "DELETE", "/_control/faults") }
     }
 
     /// Requests the upstream got for `path`, by status.
-    func upstreamRequests(_ path: String = feedPath) throws -> (total: Int, statuses: [String: Int]) {
-        let json = try TestConnection.fetch(port: upstreamPort, "/_control/requests").json
+    func upstreamRequests(_ path: String = feedPath) async throws -> (total: Int, statuses: [String: Int]) {
+        let port = upstreamPort
+        let json = try await onThread { try TestConnection.fetch(port: port, "/_control/requests") }.json
         let paths = json?["paths"] as? [String: Any]
         let counts = paths?[path] as? [String: Any]
         return (counts?["requests"] as? Int ?? 0, counts?["statuses"] as? [String: Int] ?? [:])
@@ -111,7 +118,7 @@ final class RatesHarness: @unchecked Sendable {
     /// Waits (bounded) until the upstream saw `count` requests for the feed.
     func waitForUpstreamRequests(_ count: Int) async throws -> Bool {
         for _ in 0..<500 {
-            if try upstreamRequests().total >= count, !(app?.rates?.refresher.isRefreshing ?? false) { return true }
+            if try await upstreamRequests().total >= count, !(app?.rates?.refresher.isRefreshing ?? false) { return true }
             try await Task.sleep(for: .milliseconds(10))
         }
         return false

@@ -9,7 +9,7 @@ struct RatesServingTests {
         + "\n"
 
     @Test func aColdStartServesTheUpstreamsDayWithCacheHeaders() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let response = try await harness.get("/rates")
         await harness.finish()
@@ -24,7 +24,7 @@ struct RatesServingTests {
     }
 
     @Test func validatorsAnswer304AndHeadHasNoBody() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let full = try await harness.get("/rates")
         let etag = try #require(full.header("ETag"))
@@ -52,7 +52,7 @@ struct RatesServingTests {
     }
 
     @Test func currenciesListTheStoredCodes() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let response = try await harness.get("/currencies")
         await harness.finish()
@@ -61,7 +61,7 @@ struct RatesServingTests {
     }
 
     @Test func crossRatesAndAmountsMatchHandComputedValues() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let usd = try await harness.get("/rates?base=USD&symbols=GBP,JPY,EUR&amount=100")
         let aliases = try await harness.get("/rates?from=usd&to=gbp,jpy,eur&amount=100")
@@ -108,7 +108,7 @@ struct RatesServingTests {
         ("/currencies?base=USD", 400, "bad_request"),
     ])
     func badQueriesAnswerJSONErrors(target: String, status: Int, code: String) async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         try harness.start()
         let response = try await harness.get(target)
         await harness.finish()
@@ -118,7 +118,7 @@ struct RatesServingTests {
     }
 
     @Test func daysResolveToTheLatestStoredDayOnOrBefore() async throws {
-        let harness = try RatesHarness(feed: ECB.document([
+        let harness = try await RatesHarness(feed: ECB.document([
             ("2026-11-20", ECB.rates), ("2026-11-19", [("USD", "1.0800"), ("JPY", "160.00")]),
             ("2026-11-17", [("USD", "1.0700"), ("JPY", "159.00")]),
         ]))
@@ -143,7 +143,7 @@ struct RatesServingTests {
     }
 
     @Test func postRoutesNeedTheAdminToken() async throws {
-        let harness = try RatesHarness()
+        let harness = try await RatesHarness()
         harness.configuration.adminToken = "s3cret"
         try harness.start()
         _ = try await harness.get("/rates")

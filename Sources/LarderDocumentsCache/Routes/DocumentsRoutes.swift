@@ -18,8 +18,10 @@ public struct DocumentsRoutes: Sendable {
         router.add(.get, "/documents", .adaptive { request in
             if let listing = cache.state.listing {
                 cache.refresher.refreshIfDue()
+                cache.events.hit("documents", stale: cache.refresher.isExpired)
                 return .now(listing.response(for: request, state: state(fetchedAt: listing.representation.lastModified)))
             }
+            cache.events.miss("documents")
             return .later { request in
                 await waitForIndex()
                 guard let listing = cache.state.listing else { return indexUnavailable() }
@@ -42,8 +44,10 @@ public struct DocumentsRoutes: Sendable {
             let (entry, file) = cache.state.lookup(name)
             guard let entry else { return .now(notListed(name)) }
             if let file, let response = serve(request, entry: entry, file: file) {
+                cache.events.hit("document", stale: cache.refresher.isExpired)
                 return .now(response)
             }
+            cache.events.miss("document")
             return .later { request in await document(request, name: name) }
         })
         router.add(.post, "/documents/refresh", .suspending { request in

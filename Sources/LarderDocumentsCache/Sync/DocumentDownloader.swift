@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LarderFreshness
+import LarderServing
 import LarderStore
 import LarderUpstream
 import Logging
@@ -17,6 +18,7 @@ struct DocumentDownloader: Sendable {
     let store: Store
     let client: UpstreamClient
     let maxBytes: Int
+    let events: any CacheEvents
     let logger: Logger
 
     /// Fetches `entry` (conditionally, with `current`'s validators, when `conditional`) and installs it.
@@ -43,11 +45,13 @@ struct DocumentDownloader: Sendable {
                 try sink.write(chunk)
             }
         } catch {
+            events.upstreamFetch("document", outcome: "error")
             let kind: RefreshError.Kind = error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError
             return .failure(RefreshError(kind, "\(entry.name): \(error.message)"))
         }
         switch outcome {
         case .notModified(let sent):
+            events.upstreamFetch("document", outcome: "304")
             guard var file = current else {
                 return .failure(RefreshError(.upstreamError, "\(entry.name): a 304 for a document Larder does not hold"))
             }
@@ -59,6 +63,8 @@ struct DocumentDownloader: Sendable {
             return commit(file).map { (.unchanged, $0) }
         case .streamed(let body):
             let (count, sha256) = sink.finish()
+            let verified = (entry.size.map { $0 == count } ?? true) && (entry.sha256.map { $0 == sha256 } ?? true)
+            events.upstreamFetch("document", outcome: verified ? "200" : "refused")
             if let size = entry.size, size != count {
                 return .failure(RefreshError(.invalidPayload, "\(entry.name): \(count) bytes, but the index says \(size)"))
             }

@@ -2,6 +2,7 @@ import Foundation
 import LarderConfig
 import LarderDocuments
 import LarderFreshness
+import LarderServing
 import LarderStore
 import LarderUpstream
 import Logging
@@ -19,6 +20,7 @@ struct DocumentsSync: Sendable {
     let downloads: DocumentDownloads
     let mirror: MirrorDirectory
     let indexMaxBytes: Int
+    let events: any CacheEvents
     let logger: Logger
 
     func run(contactAt now: Date) async -> Result<DocumentsRefreshOutcome, RefreshError> {
@@ -47,11 +49,13 @@ struct DocumentsSync: Sendable {
         do {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: indexMaxBytes)
         } catch {
+            events.upstreamFetch("documents", outcome: "error")
             throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
                                "index: \(error.message)")
         }
         switch answer {
         case .notModified(let sent):
+            events.upstreamFetch("documents", outcome: "304")
             try store.touch(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
                 etag: sent.etag, lastModified: sent.lastModified)
@@ -65,8 +69,10 @@ struct DocumentsSync: Sendable {
                 index = try DocumentIndexParser.parse(body.bytes, format: upstream.format, indexURL: indexURL,
                                                       maxBytes: indexMaxBytes)
             } catch {
+                events.upstreamFetch("documents", outcome: "refused")
                 throw RefreshError(.invalidPayload, "refused the documents index: \(error.message)")
             }
+            events.upstreamFetch("documents", outcome: "200")
             let entries = index.documents.enumerated().map { position, entry in
                 DocumentEntryRecord(
                     name: entry.name, position: position, url: entry.url.absoluteString, size: entry.size,
@@ -89,6 +95,10 @@ struct DocumentsSync: Sendable {
         for entry in state.entries {
             switch DownloadRule.decide(entry: entry, file: files[entry.name], indexChanged: indexChanged) {
             case .skip: outcome.unchanged += 1
+            case .regression:
+                outcome.unchanged += 1
+                events.regressionRefused("document")
+                logger.warning("documents: \(entry.name): the index's timestamps are older than the mirrored copy's; kept")
             case .download(let conditional): work.append((entry, conditional))
             }
         }

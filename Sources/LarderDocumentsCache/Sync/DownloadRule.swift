@@ -6,6 +6,8 @@ import LarderStore
 enum DownloadRule {
     enum Decision: Equatable {
         case skip
+        /// The index's timestamps are older than the mirrored copy's: never regress.
+        case regression
         /// `conditional`: send the stored validators (the bytes may well be the same).
         case download(conditional: Bool)
     }
@@ -18,7 +20,7 @@ enum DownloadRule {
         guard indexChanged else { return .skip }
         let cached = Timestamps(createdAt: file.createdAt, updatedAt: file.updatedAt)
         let upstream = Timestamps(createdAt: entry.createdAt, updatedAt: entry.updatedAt)
-        if FreshnessRules.isRegression(cached: cached, upstream: upstream) { return .skip }
+        if FreshnessRules.isRegression(cached: cached, upstream: upstream) { return .regression }
         return FreshnessRules.isStale(cached: cached, upstream: upstream) ? .download(conditional: true) : .skip
     }
 }

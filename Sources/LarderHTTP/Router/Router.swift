@@ -6,7 +6,8 @@
 public struct Router: Sendable {
     /// The outcome of matching a request.
     public enum Match: Sendable {
-        case found(Handler, parameters: [String: String])
+        /// `route` is the pattern that matched, as it was added (`/rates/:date`).
+        case found(Handler, parameters: [String: String], route: String)
         case methodNotAllowed(allow: [HTTPMethod])
         case notFound
     }
@@ -16,24 +17,24 @@ public struct Router: Sendable {
     public init() {}
 
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
-        routes.append(Route(method: method, pattern: PathPattern(pattern), handler: handler))
+        routes.append(Route(method: method, pattern: PathPattern(pattern), text: pattern, handler: handler))
     }
 
     public func match(_ method: HTTPMethod, _ segments: [String]) -> Match {
         var allowed: [HTTPMethod] = []
-        var getFallback: (Handler, [String: String])?
+        var getFallback: (Handler, [String: String], String)?
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
             if route.method == method {
-                return .found(route.handler, parameters: parameters)
+                return .found(route.handler, parameters: parameters, route: route.text)
             }
             if method == .head, route.method == .get, getFallback == nil {
-                getFallback = (route.handler, parameters)
+                getFallback = (route.handler, parameters, route.text)
             }
             allowed.append(route.method)
         }
-        if let (handler, parameters) = getFallback {
-            return .found(handler, parameters: parameters)
+        if let (handler, parameters, text) = getFallback {
+            return .found(handler, parameters: parameters, route: text)
         }
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
@@ -44,5 +45,6 @@ public struct Router: Sendable {
 private struct Route: Sendable {
     let method: HTTPMethod
     let pattern: PathPattern
+    let text: String
     let handler: Handler
 }

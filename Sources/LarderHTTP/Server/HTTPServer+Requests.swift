@@ -5,7 +5,8 @@ import Glibc
 extension HTTPServer {
     func beginRequest(targetLength: Int) -> RequestContext {
         inFlight.add(1, ordering: .relaxed)
-        return RequestContext(targetLength: targetLength, started: accessLogEnabled ? .now : nil)
+        return RequestContext(
+            targetLength: targetLength, started: accessLogEnabled || observer != nil ? .now : nil)
     }
 
     func endRequest(_ context: RequestContext) {
@@ -63,15 +64,18 @@ extension HTTPServer {
             return queue(HTTPError.notFound().response, connection: connection, context: context)
         case .methodNotAllowed(let allow):
             return queue(HTTPError.methodNotAllowed(request.method, allow: allow).response, connection: connection, context: context)
-        case .found(.immediate(let handle), let parameters):
+        case .found(.immediate(let handle), let parameters, let route):
+            context.route = route
             var request = request
             request.parameters = parameters
             return queue(handle(request), connection: connection, context: context)
-        case .found(.suspending(let handle), let parameters):
+        case .found(.suspending(let handle), let parameters, let route):
+            context.route = route
             var request = request
             request.parameters = parameters
             return suspend(connection: connection, context: context, request: request, handle: handle)
-        case .found(.adaptive(let decide), let parameters):
+        case .found(.adaptive(let decide), let parameters, let route):
+            context.route = route
             var request = request
             request.parameters = parameters
             switch decide(request) {
@@ -135,6 +139,8 @@ extension HTTPServer {
         }
         if let started = context.started {
             let elapsed = ContinuousClock.now - started
+            observer?.requestCompleted(route: context.route, status: response.status.rawValue, duration: elapsed)
+            guard accessLogEnabled else { return result }
             logger.debug("\(context.method) \(context.path) \(response.status.rawValue)", metadata: [
                 "duration_us": "\(elapsed.components.attoseconds / 1_000_000_000_000 + elapsed.components.seconds * 1_000_000)",
             ])

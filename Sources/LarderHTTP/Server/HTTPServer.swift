@@ -15,6 +15,7 @@ public final class HTTPServer: @unchecked Sendable {
     let logger: Logger
     let onListening: (@Sendable (_ host: String, _ port: Int) -> Void)?
     let accessLogEnabled: Bool
+    let observer: (any RequestObserver)?
 
     // Raw libmicrohttpd pointers, only touched under `state`'s lock.
     struct Running: @unchecked Sendable {
@@ -34,14 +35,16 @@ public final class HTTPServer: @unchecked Sendable {
     let isStopping = Atomic<Bool>(false)
     let lastLibraryMessage = Mutex<String?>(nil)
 
-    /// `onListening` is called with the real host and port each time `run()` has started listening.
+    /// `observer` hears of every answered request; `onListening` is called with the real host and port each time `run()` has started listening.
     public init(
         configuration: ServerConfiguration, router: Router, logger: Logger,
+        observer: (any RequestObserver)? = nil,
         onListening: (@Sendable (_ host: String, _ port: Int) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.router = router
         self.logger = logger
+        self.observer = observer
         self.onListening = onListening
         accessLogEnabled = logger.logLevel <= .debug
     }

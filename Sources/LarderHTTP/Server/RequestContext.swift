@@ -20,10 +20,12 @@ final class RequestContext: @unchecked Sendable {
     var connection: OpaquePointer?
     /// The answer of a suspending handler, queued when libmicrohttpd calls back after the resume.
     var resumedResponse: Response?
-    /// When the request arrived, if access logging is on.
+    /// When the request arrived, if access logging or an observer is on.
     let started: ContinuousClock.Instant?
     var method = ""
     var path = ""
+    /// The matched route pattern, for the observer.
+    var route = "unmatched"
 
     init(targetLength: Int, started: ContinuousClock.Instant?) {
         self.targetLength = targetLength

@@ -39,8 +39,10 @@ public struct RatesRoutes: Sendable {
     ) -> Handler.Answer {
         if let snapshot = cache.current {
             cache.refresher.refreshIfDue()
+            cache.events.hit("rates", stale: cache.refresher.isExpired)
             return .now(answer(snapshot))
         }
+        cache.events.miss("rates")
         return .later { _ in
             // The first fetch may have landed since the check above: then no second fetch.
             if let snapshot = cache.current {

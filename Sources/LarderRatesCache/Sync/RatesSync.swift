@@ -2,6 +2,7 @@ import Foundation
 import LarderConfig
 import LarderFreshness
 import LarderRates
+import LarderServing
 import LarderStore
 import LarderUpstream
 import Logging
@@ -14,6 +15,7 @@ struct RatesSync: Sendable {
     let store: Store
     let client: UpstreamClient
     let maxBytes: Int
+    let events: any CacheEvents
     let logger: Logger
 
     func run(contactAt now: Date) async -> Result<RatesRefreshOutcome, RefreshError> {
@@ -36,11 +38,13 @@ struct RatesSync: Sendable {
         do {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: maxBytes)
         } catch {
+            events.upstreamFetch("rates", outcome: "error")
             throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
                                error.message)
         }
         switch answer {
         case .notModified(let sent):
+            events.upstreamFetch("rates", outcome: "304")
             try store.touch(
                 resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
                 etag: sent.etag, lastModified: sent.lastModified)
@@ -57,13 +61,16 @@ struct RatesSync: Sendable {
         do {
             payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
         } catch {
+            events.upstreamFetch("rates", outcome: "refused")
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
         }
+        events.upstreamFetch("rates", outcome: "200")
         let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
         let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest)
         let latestDate = latest.flatMap { RateDate($0.date) }
         if let regression = plan.regression {
             logger.warning("rates: refused older upstream data: \(regression)")
+            events.regressionRefused("rates")
             try store.touch(resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
             return RatesRefreshOutcome(kind: .regressionRefused, daysChanged: 0, date: latestDate)
         }
