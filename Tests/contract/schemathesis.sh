@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The HTTP contract, checked against the real server: openapi.yaml must be a valid OpenAPI 3.1
+# document, and schemathesis must find no difference between it and a running Larder mirroring
+# the bundled sample upstream. Run by `make test` after the Swift tests (debug binaries).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-$(swift build --show-bin-path)}
+PORT=${CONTRACT_PORT:-18480}
+UPSTREAM_PORT=${CONTRACT_UPSTREAM_PORT:-18481}
+CACHE=$(mktemp -d /tmp/larder-contract.XXXXXX)
+
+python3 -m pip show schemathesis >/dev/null 2>&1 && python3 -m pip show openapi-spec-validator >/dev/null 2>&1 \
+    || python3 -m pip install -q --disable-pip-version-check schemathesis openapi-spec-validator
+
+python3 - <<'PY'
+import yaml
+from openapi_spec_validator import validate
+validate(yaml.safe_load(open("openapi.yaml")))
+print("openapi.yaml: a valid OpenAPI 3.1 document")
+PY
+
+pids=()
+cleanup() {
+    [ ${#pids[@]} -gt 0 ] && kill -TERM "${pids[@]}" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$CACHE"
+}
+trap cleanup EXIT
+
+"$BIN/sample-upstream" --root Examples/upstream --port "$UPSTREAM_PORT" --log-level error >/dev/null &
+pids+=($!)
+"$BIN/larder" serve --port "$PORT" --cache-dir "$CACHE" --log-level error \
+    --rates-url "http://127.0.0.1:$UPSTREAM_PORT/rates/eurofxref-hist-90d.xml" \
+    --documents-url "http://127.0.0.1:$UPSTREAM_PORT/documents/index.json" >/dev/null &
+pids+=($!)
+ready() {
+    python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$PORT/ready', timeout=2)" 2>/dev/null
+}
+for _ in $(seq 1 100); do ready && break; sleep 0.1; done
+ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
+
+# Deterministic generation, so a failure reproduces; the checks are the ones the contract promises.
+schemathesis run openapi.yaml --url "http://127.0.0.1:$PORT" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,negative_data_rejection \
+    --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
