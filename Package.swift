@@ -97,7 +97,6 @@ let package = Package(
                 "LarderFreshness",
                 "LarderServing",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The documents mirror: index sync, verified downloads into files, the /documents routes.
@@ -114,7 +113,6 @@ let package = Package(
                 "LarderServing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Prometheus metrics through swift-metrics: the request observer and the cache events, and /metrics.

@@ -92,8 +92,8 @@ public struct LarderApplication: Sendable {
     /// The background work and the server; stopped in reverse order, so the server drains first.
     var services: [any Service] {
         var services: [any Service] = []
-        if let rates { services.append(RatesService(cache: rates)) }
-        if let documents { services.append(DocumentsService(cache: documents)) }
+        if let rates { services.append(RefresherService(refresher: rates.refresher)) }
+        if let documents { services.append(RefresherService(refresher: documents.refresher)) }
         services.append(server)
         return services
     }
