@@ -102,6 +102,9 @@ extension DocumentsCache {
         return (entries.count, mirrored.count, mirrored.reduce(0) { $0 + $1.size })
     }
 
+    /// Documents whose latest download failed (their old copies, if any, are still served).
+    public var failedDownloads: [(name: String, message: String)] { state.failures }
+
     /// True once an index was accepted (readiness): listed documents not yet mirrored are fetched on demand.
     public var hasData: Bool { state.hasIndex }
 }

@@ -38,7 +38,9 @@ enum DocumentsListing {
             return Entry(
                 name: entry.name, url: "/documents/" + entry.name, size: file?.size ?? entry.size,
                 sha256: file?.sha256 ?? entry.sha256, contentType: entry.contentType,
-                createdAt: entry.createdAt.map(timestamp), updatedAt: entry.updatedAt.map(timestamp))
+                // The timestamps of the bytes actually served, once mirrored (they may be newer than the index's).
+                createdAt: (file.map { $0.createdAt } ?? entry.createdAt).map(timestamp),
+                updatedAt: (file.map { $0.updatedAt } ?? entry.updatedAt).map(timestamp))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -13,6 +13,8 @@ final class DocumentsState: Sendable {
         var files: [String: DocumentFileRecord] = [:]
         var listing: PreparedAnswer?
         var indexUpdatedAt: Date?
+        /// The last download error of each document whose latest download failed (for `/status`).
+        var failures: [String: String] = [:]
     }
 
     private let contents: Mutex<Contents>
@@ -48,7 +50,19 @@ final class DocumentsState: Sendable {
     }
 
     func setFile(_ file: DocumentFileRecord) {
-        contents.withLock { $0.files[file.name] = file }
+        contents.withLock { contents in
+            contents.files[file.name] = file
+            contents.failures[file.name] = nil
+        }
+    }
+
+    func recordFailure(_ name: String, _ message: String) {
+        contents.withLock { $0.failures[name] = message }
+    }
+
+    /// Documents whose latest download failed, with the error (sorted by name).
+    var failures: [(name: String, message: String)] {
+        contents.withLock { $0.failures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
     func removeFiles(_ names: [String]) {

@@ -34,7 +34,9 @@ struct FileRoutes {
             "ETag": file.etag,
             "Last-Modified": HTTPDate.format(secondsSince1970: file.lastModified),
         ]
-        if ConditionalRequest.isNotModified(request.headers, etag: file.etag, lastModified: file.lastModified) {
+        // A truncation fault wins over a 304: it is there to make this fetch fail.
+        if fault?.truncateAt == nil,
+           ConditionalRequest.isNotModified(request.headers, etag: file.etag, lastModified: file.lastModified) {
             return Response(status: .notModified, headers: Self.adding(fault, to: headers))
         }
         headers.add("Content-Type", file.contentType)

@@ -94,14 +94,27 @@ final class DocumentsHarness: @unchecked Sendable {
         guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
     }
 
-    func start() throws {
+    /// Also serve the sample upstream's daily ECB file as `/rates` (the fault matrix covers both).
+    func withRates() {
+        configuration.rates = UpstreamResource(url: upstreamURL(Self.ratesPath), format: .auto)
+        configuration.ratesTTL = .seconds(100)
+        configuration.documentsTTL = .seconds(100)
+    }
+
+    static let ratesPath = "/rates/eurofxref-daily.xml"
+
+    func start(requestTimeout: Duration = .seconds(10)) throws {
         var limits = UpstreamLimits()
-        limits.requestTimeout = .seconds(10)
+        limits.requestTimeout = requestTimeout
         let app = try LarderApplication(configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits)
         try app.server.start()
         self.app = app
-        if let documents = app.documents {
-            scheduler = Task { await documents.refresher.run() }
+        let documents = app.documents, rates = app.rates
+        scheduler = Task {
+            await withTaskGroup(of: Void.self) { group in
+                if let documents { group.addTask { await documents.refresher.run() } }
+                if let rates { group.addTask { await rates.refresher.run() } }
+            }
         }
     }
 
@@ -152,7 +165,10 @@ final class DocumentsHarness: @unchecked Sendable {
         for _ in 0..<500 {
             // This run's first attempt has started (a restart loads an old fetched_at) and finished.
             if let refresher = app?.documents?.refresher, refresher.status.lastAttempt != nil,
-               !refresher.isRefreshing { return true }
+               !refresher.isRefreshing,
+               app?.rates.map({ $0.refresher.status.lastAttempt != nil && !$0.refresher.isRefreshing }) ?? true {
+                return true
+            }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false

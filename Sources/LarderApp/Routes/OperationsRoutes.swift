@@ -46,7 +46,11 @@ struct OperationsRoutes: Sendable {
         if let documents, let upstream = configuration.documents {
             var entry = Self.describe(documents.refresher, url: upstream.url, format: upstream.format.rawValue)
             let summary = documents.summary
-            entry["counts"] = ["listed": summary.listed, "mirrored": summary.mirrored, "bytes": summary.bytes]
+            let failed = documents.failedDownloads
+            entry["counts"] = [
+                "listed": summary.listed, "mirrored": summary.mirrored, "bytes": summary.bytes, "failed": failed.count,
+            ]
+            entry["failed_documents"] = failed.prefix(20).map { ["name": $0.name, "error": $0.message] }
             resources["documents"] = entry
         } else {
             resources["documents"] = ["configured": false]

@@ -22,6 +22,7 @@ struct DocumentDownloads: Sendable {
                 state.setFile(file)
                 return .success(outcome)
             case .failure(let error):
+                state.recordFailure(entry.name, error.message)
                 return .failure(error)
             }
         }

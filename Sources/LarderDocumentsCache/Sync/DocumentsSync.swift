@@ -79,6 +79,14 @@ struct DocumentsSync: Sendable {
                     sha256: entry.sha256, contentType: entry.contentType, createdAt: entry.createdAt,
                     updatedAt: entry.updatedAt)
             }
+            // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3).
+            if let generated = index.generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
+                events.regressionRefused("documents")
+                logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
+                try store.touch(
+                    resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
+                return true
+            }
             let updatedAt = index.generatedAt ?? now
             try store.replaceDocumentIndex(entries, item: ItemRecord(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,

@@ -1,0 +1,144 @@
+import Foundation
+import LarderTestSupport
+import Testing
+
+/// What a fault is aimed at: the rates feed, the documents index, or one document.
+enum FaultTarget: String, Sendable, CaseIterable {
+    case rates, index, document
+
+    var path: String {
+        switch self {
+        case .rates: DocumentsHarness.ratesPath
+        case .index: DocumentsHarness.indexPath
+        case .document: "/docs/a.txt"
+        }
+    }
+
+    /// The `/metrics` resource label and the `/status` resource of the target.
+    var resource: String { self == .rates ? "rates" : self == .index ? "documents" : "document" }
+}
+
+/// One misbehaviour of the upstream, as a sample-upstream fault (or a data change) on the target's path.
+struct UpstreamFault: Sendable, CustomStringConvertible {
+    let name: String
+    /// A fault for `PUT /_control/faults`, with `PATH` standing for the target's path; nil for a data change.
+    let fault: String?
+    /// True when the fault is "older data": accepted as contact, refused as a regression.
+    var regression = false
+
+    var description: String { name }
+
+    static let all: [UpstreamFault] = [
+        UpstreamFault(name: "hang longer than the timeout", fault: #"{"path":"PATH","delay_ms":3000}"#),
+        UpstreamFault(name: "500", fault: #"{"path":"PATH","status":500}"#),
+        UpstreamFault(name: "503", fault: #"{"path":"PATH","status":503}"#),
+        UpstreamFault(name: "404", fault: #"{"path":"PATH","status":404}"#),
+        UpstreamFault(name: "body cut short of Content-Length", fault: #"{"path":"PATH","truncate_at":3}"#),
+        UpstreamFault(name: "body over the cap", fault: #"{"path":"PATH","gzip_bomb_mib":70}"#),
+        UpstreamFault(name: "gzip bomb", fault: #"{"path":"PATH","gzip_bomb_mib":600}"#),
+        UpstreamFault(name: "redirect loop", fault: #"{"path":"PATH","status":302,"headers":{"Location":"PATH"}}"#),
+        UpstreamFault(name: "redirect to file://", fault: #"{"path":"PATH","status":302,"headers":{"Location":"file:///etc/passwd"}}"#),
+        UpstreamFault(name: "redirect to ftp://", fault: #"{"path":"PATH","status":301,"headers":{"Location":"ftp://127.0.0.1/x"}}"#),
+        UpstreamFault(name: "200 with the wrong shape", fault: #"{"path":"PATH","body":"<html><body>Maintenance</body></html>","content_type":"text/html"}"#),
+        UpstreamFault(name: "data older than the cached copy", fault: nil, regression: true),
+    ]
+}
+
+@Suite("Fault matrix: whatever the upstream does, the cached copy is served unchanged", .serialized)
+struct FaultMatrixTests {
+    static let cases: [(FaultTarget, UpstreamFault)] = FaultTarget.allCases.flatMap { target in
+        UpstreamFault.all.map { (target, $0) }
+    }
+
+    @Test(arguments: cases)
+    func theCachedCopyIsServedUnchanged(target: FaultTarget, fault: UpstreamFault) async throws {
+        let harness = try await DocumentsHarness(sampleDocuments)
+        harness.withRates()
+        try harness.start(requestTimeout: .seconds(1))
+        #expect(await harness.waitForSync())
+        let before = try await snapshot(harness)
+
+        try await provoke(fault, on: target, harness)
+        harness.clock.advance(by: 101)
+        let refresh = try await harness.post(target == .rates ? "/rates/refresh" : "/documents/refresh")
+        let started = ContinuousClock.now
+        let after = try await snapshot(harness)
+        let elapsed = ContinuousClock.now - started
+        let status = try await harness.get("/status").json?["resources"] as? [String: [String: Any]]
+        let metrics = try await harness.get("/metrics").text
+        let requestsBefore = try await harness.upstreamRequests()[target.path]?.total ?? 0
+        for _ in 0..<5 { _ = try await harness.get(target == .rates ? "/rates" : "/documents/b.txt") }
+        let requestsAfter = try await harness.upstreamRequests()[target.path]?.total ?? 0
+        await harness.finish()
+
+        // A document fault comes with a valid newer index, whose listing may change; the bytes may not.
+        let compared = target == .document ? [0, 2] : [0, 1, 2]
+        for index in compared {
+            #expect(after[index] == before[index], "\(target) / \(fault): cached answer \(index) changed")
+        }
+        #expect(elapsed < .seconds(1), "\(target) / \(fault): three cached answers took \(elapsed)")
+        if fault.regression {
+            #expect(refresh.status == 200)
+            #expect(metrics.contains("larder_upstream_regressions_refused_total{resource=\"\(target.resource)\"} 1"))
+            return
+        }
+        switch target {
+        case .rates, .index:
+            let resource = status?[target == .rates ? "rates" : "documents"]
+            #expect(refresh.status == 502, "\(target) / \(fault)")
+            #expect(resource?["last_error"] is [String: Any], "the error shows in /status")
+            // 1, or 2 when the scheduler (woken by the clock) tried just before the POST.
+            #expect((resource?["consecutive_failures"] as? Int ?? 0) >= 1)
+            #expect(resource?["next_refresh"] is String, "a retry is scheduled (backing off)")
+            #expect(requestsAfter == requestsBefore, "requests during the backoff do not reach the upstream")
+        case .document:
+            #expect(refresh.status == 200 && refresh.json?["failed"] as? Int == 1, "\(fault): \(refresh.text)")
+            let counts = status?["documents"]?["counts"] as? [String: Any]
+            #expect(counts?["failed"] as? Int == 1, "the failed download shows in /status")
+        }
+        let failedFetches = ["error", "refused"].contains { outcome in
+            metrics.contains("larder_upstream_fetches_total{resource=\"\(target.resource)\",outcome=\"\(outcome)\"}")
+        }
+        #expect(failedFetches, "the failure shows in /metrics")
+    }
+
+    /// The three cached answers the fault must not change.
+    private func snapshot(_ harness: DocumentsHarness) async throws -> [[UInt8]] {
+        [
+            try await harness.get("/rates").body,
+            try await harness.get("/documents").body,
+            try await harness.get("/documents/a.txt").body,
+        ]
+    }
+
+    /// Installs the fault; a document fault also makes that document due (a newer `updated_at`).
+    private func provoke(_ fault: UpstreamFault, on target: FaultTarget, _ harness: DocumentsHarness) async throws {
+        if let json = fault.fault {
+            try await harness.fault(json.replacingOccurrences(of: "PATH", with: target.path))
+        }
+        switch (target, fault.regression) {
+        case (.rates, true):
+            try await harness.put(target.path, Array(#"""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+                <Cube><Cube time='2026-11-02'><Cube currency='USD' rate='1.0000'/></Cube></Cube></gesmes:Envelope>
+                """#.utf8))
+        case (.index, true), (.document, true):
+            var older = sampleDocuments
+            older[0].updatedAt = "2026-10-15T00:00:00Z"
+            if target == .index {
+                // An index generated before the held one.
+                let index = DocumentsHarness.index(older).replacingOccurrences(of: "2026-11-20T12:00:00Z", with: "2026-11-19T12:00:00Z")
+                try await harness.publish(older, index: index)
+            } else {
+                try await harness.publish(older)
+            }
+        case (.document, false):
+            var newer = sampleDocuments
+            newer[0].updatedAt = "2026-11-15T00:00:00Z"
+            try await harness.publish(newer)
+        default:
+            break
+        }
+    }
+}
