@@ -20,12 +20,7 @@ public final class Store: Sendable {
     /// resource's data when the stored format version is not `formatVersion`.
     public init(directory: String, formatVersion: Int = Store.formatVersion, logger: Logger) throws(StoreError) {
         self.logger = logger
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError("cannot create the cache directory \(directory): \(error.localizedDescription)")
-        }
+        try Self.makeDirectory(directory)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Durable commits: a refresh acknowledged is a refresh kept, even across a power cut.
@@ -35,6 +30,11 @@ public final class Store: Sendable {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // A damaged file is reported, never repaired by deleting it: that would be silent data loss.
+            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
+            guard check == "ok" else {
+                throw StoreError("the store \(path) is damaged (SQLite quick_check: \(check)); move it aside or delete it to start with an empty cache")
+            }
             try Self.migrator.migrate(pool)
             try checkFormatVersion(formatVersion)
         } catch let error as StoreError {
@@ -57,6 +57,24 @@ public final class Store: Sendable {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('format_version', ?)",
                 arguments: [String(expected)])
+        }
+    }
+
+    /// Creates `directory` and its parents (mode 0700), with the system's reason when it cannot.
+    static func makeDirectory(_ directory: String) throws(StoreError) {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST {
+                throw StoreError("cannot create the cache directory \(directory): \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw StoreError("the cache directory \(directory) is not a directory")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw StoreError("the cache directory \(directory) is not writable: \(String(cString: strerror(errno)))")
         }
     }
 

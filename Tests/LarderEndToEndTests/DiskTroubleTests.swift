@@ -1,0 +1,61 @@
+import Foundation
+import LarderTestSupport
+import Testing
+
+@Suite("Disk trouble at start: a clear error and exit 73, never a crash or silent data loss")
+struct DiskTroubleTests {
+    private func serve(cache: String) throws -> (status: Int32?, stdout: String, stderr: String) {
+        try ChildProcess.run("larder", [
+            "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:9/rates.xml",
+        ])
+    }
+
+    @Test func aCacheDirectoryThatCannotBeCreatedIsAClearError() async throws {
+        let file = NSTemporaryDirectory() + "larder-not-a-dir-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await onThread { try serve(cache: file + "/cache") }
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("cannot create the cache directory") && result.stderr.contains("Not a directory"))
+        #expect(!result.stdout.contains("listening"))
+    }
+
+    @Test func aFileThatIsNotADatabaseIsReportedAndKept() async throws {
+        let cache = NSTemporaryDirectory() + "larder-garbage-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let garbage = Data("SQLite format 3\u{0}this is not a database".utf8)
+        try garbage.write(to: URL(fileURLWithPath: cache + "/larder.sqlite"))
+        let result = try await onThread { try serve(cache: cache) }
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("file is not a database"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache + "/larder.sqlite")) == garbage, "never deleted")
+    }
+
+    @Test func aDamagedDatabaseIsReportedNotRepairedByDeletion() async throws {
+        let cache = NSTemporaryDirectory() + "larder-damaged-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        // A real store first (with rates so it has several pages), then damage past its header.
+        let first = try await onThread { () -> Int32? in
+            let child = try ChildProcess("larder", [
+                "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:9/rates.xml",
+                "--documents-url", "http://127.0.0.1:9/index.json",
+            ])
+            _ = try child.waitForListening()
+            child.signal(SIGTERM)
+            return child.waitForExit()
+        }
+        #expect(first == 0)
+        let path = cache + "/larder.sqlite"
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let size = try handle.seekToEnd()
+        #expect(size >= 8192)
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 4096))
+        try handle.close()
+        let result = try await onThread { try serve(cache: cache) }
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("damaged") || result.stderr.contains("malformed"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
