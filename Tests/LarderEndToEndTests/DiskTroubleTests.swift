@@ -1,4 +1,6 @@
 import Foundation
+import LarderStore
+import Logging
 import LarderTestSupport
 import Testing
 
@@ -35,17 +37,16 @@ struct DiskTroubleTests {
     @Test func aDamagedDatabaseIsReportedNotRepairedByDeletion() async throws {
         let cache = NSTemporaryDirectory() + "larder-damaged-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        // A real store first (with rates so it has several pages), then damage past its header.
-        let first = try await onThread { () -> Int32? in
-            let child = try ChildProcess("larder", [
-                "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:9/rates.xml",
-                "--documents-url", "http://127.0.0.1:9/index.json",
-            ])
-            _ = try child.waitForListening()
-            child.signal(SIGTERM)
-            return child.waitForExit()
+        // A real store with a few hundred rows (several pages), closed so everything is in the main file.
+        do {
+            let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+            let days = (1...28).map { day in
+                RateSetRecord(
+                    date: String(format: "2026-10-%02d", day), base: "EUR", createdAt: nil, updatedAt: nil,
+                    storedAt: Date(), rates: (0..<30).map { .init(code: "C\($0)", name: nil, value: "1.\($0)") })
+            }
+            try store.commitRates(days, item: ItemRecord(resource: "rates", key: "feed", fetchedAt: Date()))
         }
-        #expect(first == 0)
         let path = cache + "/larder.sqlite"
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         let size = try handle.seekToEnd()
