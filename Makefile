@@ -6,7 +6,7 @@ UPSTREAM_PORT ?= 8081
 # Debian packages the build needs (libmicrohttpd through pkg-config).
 APT_PACKAGES := libmicrohttpd-dev pkg-config
 
-.PHONY: run test build deps clean lint-docker container-check
+.PHONY: run test build deps clean lint-docker container-check soak
 
 ## deps: install the Debian packages when missing (as root), or say the command to run
 deps:
@@ -50,6 +50,14 @@ lint-docker:
 ## container-check: the image's runtime stages replayed in a debootstrap'd bookworm root and run there (root; minutes; not in CI)
 container-check: deps
 	@python3 Docker/container-check.py
+
+## soak: 20+ kill -9 rounds during refreshes and syncs, then 10 minutes of mixed load while the upstream changes and fails (not in CI)
+soak: build
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "soak needs wrk: apt-get install -y wrk"; exit 1; }
+	$(SWIFT) build --build-tests
+	@set -o pipefail; LARDER_CRASH_ROUNDS=$${CRASH_ROUNDS:-20} $(SWIFT) test --skip-build --filter 'CrashTests' 2>&1 \
+		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
+	python3 Tests/soak/soak.py
 
 clean:
 	rm -rf .build larder-cache

@@ -34,7 +34,7 @@ struct DocumentsCrashTests {
             let arguments = ["serve", "--port", "0", "--cache-dir", cache,
                              "--documents-url", "http://127.0.0.1:\(upstreamPort)/docs/index.json"]
             var problems: [String] = []
-            for round in 1...4 {
+            for round in 1...crashRounds(default: 4) {
                 // Every document answers slowly and is cut short half the time, so kills land mid-download.
                 _ = try TestConnection.fetch(port: upstreamPort, "DELETE", "/_control/faults")
                 let fault = round % 2 == 0 ? #"{"path":"*","delay_ms":150}"# : #"{"path":"*","delay_ms":100,"truncate_at":100000,"times":6}"#

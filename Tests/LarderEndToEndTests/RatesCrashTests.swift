@@ -28,6 +28,11 @@ private func history(version: Int, days: Int) -> String {
     return xml + "</Cube>\n</gesmes:Envelope>\n"
 }
 
+/// Kill rounds: a few in `make test`, `LARDER_CRASH_ROUNDS` (20 or more) in `make soak`.
+func crashRounds(default rounds: Int) -> Int {
+    ProcessInfo.processInfo.environment["LARDER_CRASH_ROUNDS"].flatMap(Int.init) ?? rounds
+}
+
 /// The versions the rates of a `/rates` body carry (one, unless a refresh was torn).
 private func versions(in body: [String: Any]?) -> Set<String> {
     let rates = body?["rates"] as? [String: Any] ?? [:]
@@ -53,7 +58,7 @@ struct RatesCrashTests {
             ]
             var torn: [String] = []
             var rounds = 0
-            for round in 1...6 {
+            for round in 1...crashRounds(default: 6) {
                 // A big multi-day payload of a new version, so each refresh writes many rows.
                 let payload = Array(history(version: round, days: 400).utf8)
                 _ = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/files/feed.xml", body: payload)
@@ -80,7 +85,7 @@ struct RatesCrashTests {
             let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
             return (rounds, torn, try store.integrityCheck(), try store.rateSetCount())
         }
-        #expect(report.rounds == 6)
+        #expect(report.rounds == crashRounds(default: 6))
         #expect(report.torn.isEmpty, "\(report.torn)")
         #expect(report.integrity == "ok")
         #expect(report.days >= 5)
