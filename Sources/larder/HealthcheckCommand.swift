@@ -26,7 +26,7 @@ struct HealthcheckCommand: ParsableCommand {
             FileHandle.standardError.write(Data("larder healthcheck: --port '\(portText)' is not a port\n".utf8))
             throw ExitCode(64)
         }
-        guard let limit = try? DurationParser.parse(timeout) else {
+        guard let limit = DurationParser.parse(timeout) else {
             FileHandle.standardError.write(Data("larder healthcheck: --timeout '\(timeout)' is not a duration\n".utf8))
             throw ExitCode(64)
         }

@@ -20,6 +20,8 @@ struct TestDocument: Sendable {
     /// Published in the index instead of the real hash or size (to test verification).
     var claimedSHA256: String?
     var claimedSize: Int?
+    /// Where the index says to fetch it from; the name (relative to the index) when nil.
+    var url: String?
 
     init(_ name: String, _ text: String) {
         self.name = name
@@ -29,7 +31,7 @@ struct TestDocument: Sendable {
     var sha256: String { SHA256.hash(data: content).map { String(format: "%02x", $0) }.joined() }
 
     var indexEntry: String {
-        #"{"name":"\#(name)","url":"\#(name)","size":\#(claimedSize ?? content.count),"sha256":"\#(claimedSHA256 ?? sha256)","content_type":"text/plain","created_at":"\#(createdAt)","updated_at":"\#(updatedAt)"}"#
+        #"{"name":"\#(name)","url":"\#(url ?? name)","size":\#(claimedSize ?? content.count),"sha256":"\#(claimedSHA256 ?? sha256)","content_type":"text/plain","created_at":"\#(createdAt)","updated_at":"\#(updatedAt)"}"#
     }
 }
 

@@ -25,10 +25,13 @@ struct UpstreamFault: Sendable, CustomStringConvertible {
     let fault: String?
     /// True when the fault is "older data": accepted as contact, refused as a regression.
     var regression = false
+    /// True when nothing listens where the target is fetched from.
+    var connectionRefused = false
 
     var description: String { name }
 
     static let all: [UpstreamFault] = [
+        UpstreamFault(name: "connection refused", fault: nil, connectionRefused: true),
         UpstreamFault(name: "hang longer than the timeout", fault: #"{"path":"PATH","delay_ms":3000}"#),
         UpstreamFault(name: "500", fault: #"{"path":"PATH","status":500}"#),
         UpstreamFault(name: "503", fault: #"{"path":"PATH","status":503}"#),
@@ -60,15 +63,17 @@ struct FaultMatrixTests {
 
         try await provoke(fault, on: target, harness)
         harness.clock.advance(by: 101)
-        let refresh = try await harness.post(target == .rates ? "/rates/refresh" : "/documents/refresh")
+        let (refresh, growth) = try await MemoryProbe.peakGrowth {
+            try await harness.post(target == .rates ? "/rates/refresh" : "/documents/refresh")
+        }
         let started = ContinuousClock.now
         let after = try await snapshot(harness)
         let elapsed = ContinuousClock.now - started
         let status = try await harness.get("/status").json?["resources"] as? [String: [String: Any]]
         let metrics = try await harness.get("/metrics").text
-        let requestsBefore = try await harness.upstreamRequests()[target.path]?.total ?? 0
+        let requestsBefore = try await upstreamAttempts(on: target, fault, harness)
         for _ in 0..<5 { _ = try await harness.get(target == .rates ? "/rates" : "/documents/b.txt") }
-        let requestsAfter = try await harness.upstreamRequests()[target.path]?.total ?? 0
+        let requestsAfter = try await upstreamAttempts(on: target, fault, harness)
         await harness.finish()
 
         // A document fault comes with a valid newer index, whose listing may change; the bytes may not.
@@ -77,6 +82,8 @@ struct FaultMatrixTests {
             #expect(after[index] == before[index], "\(target) / \(fault): cached answer \(index) changed")
         }
         #expect(elapsed < .seconds(1), "\(target) / \(fault): three cached answers took \(elapsed)")
+        // Bombs inflate to 600 MiB; the caps (8 and 64 MiB) bound what is held. Other suites share the process.
+        #expect(growth < 300 << 20, "\(target) / \(fault): resident memory grew by \(growth >> 20) MiB")
         if fault.regression {
             #expect(refresh.status == 200)
             #expect(metrics.contains("larder_upstream_regressions_refused_total{resource=\"\(target.resource)\"} 1"))
@@ -111,10 +118,35 @@ struct FaultMatrixTests {
         ]
     }
 
+    /// Upstream requests for the target so far: as the upstream counted them, or, when nothing
+    /// listens, as Larder's failed fetches in `/metrics`.
+    private func upstreamAttempts(on target: FaultTarget, _ fault: UpstreamFault, _ harness: DocumentsHarness) async throws -> Int {
+        guard fault.connectionRefused else {
+            return try await harness.upstreamRequests()[target.path]?.total ?? 0
+        }
+        let metrics = try await harness.get("/metrics").text
+        let series = "larder_upstream_fetches_total{resource=\"\(target.resource)\",outcome=\"error\"} "
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix(series) }
+        return line.flatMap { Int(Double($0.dropFirst(series.count)) ?? -1) } ?? 0
+    }
+
     /// Installs the fault; a document fault also makes that document due (a newer `updated_at`).
     private func provoke(_ fault: UpstreamFault, on target: FaultTarget, _ harness: DocumentsHarness) async throws {
         if let json = fault.fault {
             try await harness.fault(json.replacingOccurrences(of: "PATH", with: target.path))
+        }
+        if fault.connectionRefused {
+            switch target {
+            case .rates, .index:
+                await harness.upstream.server.stop()
+            case .document:
+                // A newer index sends a.txt to a port nothing listens on.
+                var moved = sampleDocuments
+                moved[0].updatedAt = "2026-11-15T00:00:00Z"
+                moved[0].url = "http://127.0.0.1:\(try freePort())/a.txt"
+                try await harness.publish(moved)
+            }
+            return
         }
         switch (target, fault.regression) {
         case (.rates, true):

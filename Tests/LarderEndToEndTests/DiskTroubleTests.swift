@@ -14,7 +14,7 @@ struct DiskTroubleTests {
 
     @Test func aCacheDirectoryThatCannotBeCreatedIsAClearError() async throws {
         let file = NSTemporaryDirectory() + "larder-not-a-dir-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try await onThread { try serve(cache: file + "/cache") }
         #expect(result.status == 73)

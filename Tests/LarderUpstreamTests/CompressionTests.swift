@@ -1,3 +1,4 @@
+import LarderTestSupport
 import LarderUpstream
 import Testing
 

@@ -101,12 +101,6 @@ let quietLogger = Logger(label: "upstream-tests", factory: { _ in SwiftLogNoOpLo
 
 let mebibyte = 1 << 20
 
-/// A loopback port nothing listens on: bound once by the kernel's choice, then released.
-func freePort() throws -> Int {
-    let socket = try ListeningSocket(backlog: 1)
-    return socket.port
-}
-
 /// What a sink received, chunk after chunk.
 final class Collected: Sendable {
     private let storage = Mutex<[UInt8]>([])

@@ -3,38 +3,6 @@ import Glibc
 import LarderTestSupport
 import Synchronization
 
-/// A listening TCP socket on 127.0.0.1 at a port the kernel picks; closed when dropped.
-final class ListeningSocket: Sendable {
-    let descriptor: Int32
-    let port: Int
-
-    init(backlog: Int32 = 16) throws {
-        raiseOpenFileLimit()
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestConnectionError("socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(fd, address, length) == 0 && listen(fd, backlog) == 0 && getsockname(fd, address, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw TestConnectionError("bind/listen: errno \(errno)")
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        close(descriptor)
-    }
-}
-
 /// A loopback server that answers every connection by a script of raw bytes and pauses, for what
 /// the sample upstream cannot do: a head followed by a stalled body, a chunked body, and a look at
 /// the request head the client sent.

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// Resets the kernel's high-water mark (`VmHWM`) where allowed and also samples `VmRSS` every few
 /// milliseconds, taking the larger of the two, so a short spike is seen either way.
-enum MemoryProbe {
-    static func peakGrowth<T>(during work: () async throws -> T) async rethrows -> (result: T, bytes: Int) {
+public enum MemoryProbe {
+    public static func peakGrowth<T>(during work: () async throws -> T) async rethrows -> (result: T, bytes: Int) {
         let baseline = read("VmRSS")
         let highWaterReset = resetHighWaterMark()
         let sampling = Sampling(baseline)
@@ -38,7 +38,7 @@ enum MemoryProbe {
     }
 
     /// A `/proc/self/status` field in bytes.
-    static func read(_ field: String) -> Int {
+    public static func read(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
