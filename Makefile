@@ -6,7 +6,7 @@ UPSTREAM_PORT ?= 8081
 # Debian packages the build needs (libmicrohttpd through pkg-config).
 APT_PACKAGES := libmicrohttpd-dev pkg-config
 
-.PHONY: run test build deps clean lint-docker container-check soak
+.PHONY: run test build deps clean lint-docker container-check soak bench
 
 ## deps: install the Debian packages when missing (as root), or say the command to run
 deps:
@@ -58,6 +58,22 @@ soak: build
 	@set -o pipefail; LARDER_CRASH_ROUNDS=$${CRASH_ROUNDS:-20} $(SWIFT) test --skip-build --filter 'CrashTests' 2>&1 \
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
+
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk (about 15 minutes; not in CI)
+bench: build
+	@missing=""; \
+	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc; do \
+		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
+		else \
+			echo "make bench needs:$$missing (sudo apt-get install -y$$missing)"; exit 1; \
+		fi; \
+	fi
+	python3 bench/bench.py
 
 clean:
 	rm -rf .build larder-cache

@@ -1,0 +1,457 @@
+#!/usr/bin/env python3
+"""`make bench`: Larder against nginx static, nginx proxy_cache, Varnish and the bare libmicrohttpd
+ceiling (bench/ceiling.c), all on loopback and serving the same bytes, measured with wrk in
+alternating rounds (A B C D E, A B C D E, …) so that drift on a shared machine hits every target
+alike. Then the figures that are not throughput: a cold-cache stampede, a re-sync of unchanged
+documents, resident memory under load and start-to-ready on a warm cache of 10,000 documents.
+
+Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
+Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 3),
+BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000)."""
+import asyncio
+import hashlib
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import string
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "64"))
+WARM_DOCUMENTS = int(os.environ.get("BENCH_WARM_DOCUMENTS", "10000"))
+SMALL_DOCUMENTS = 1000
+BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
+         "ceiling": 18685, "cold": 18686, "warm": 18687}
+UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
+CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
+TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
+
+
+def url(target, path):
+    port = {"larder": PORTS["larder"], "nginx static": PORTS["nginx"], "nginx proxy_cache": PORTS["proxy"],
+            "varnish": PORTS["varnish"], "ceiling": PORTS["ceiling"]}[target]
+    return f"http://127.0.0.1:{port}{path}"
+
+
+def request(method, address, body=None, headers=None, timeout=30):
+    req = urllib.request.Request(address, data=body, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as answer:
+            return answer.status, answer.read(), dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), dict(error.headers)
+    except OSError:
+        return 0, b"", {}
+
+
+def wait_until(check, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    sys.exit(f"bench: {what} did not happen within {seconds} s")
+
+
+def rss_kib(pids):
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                total += int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
+        except (OSError, AttributeError):
+            pass
+    return total
+
+
+def children_of(pid):
+    """The process and its descendants (nginx workers, Varnish's child)."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        try:
+            with open(f"/proc/{current}/task/{current}/children") as children:
+                queue += [int(child) for child in children.read().split()]
+        except OSError:
+            pass
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Data: 1,000 small documents and one of 1 MiB (the mirror), 10,000 more (the warm start).
+
+def write_documents(folder, count, big):
+    os.makedirs(folder, exist_ok=True)
+    generator = random.Random(count)
+    entries = []
+    names = [f"doc-{i:05d}.txt" for i in range(count)] + ([BIG_NAME] if big else [])
+    for name in names:
+        if name == BIG_NAME:
+            content = generator.randbytes(BIG_SIZE)
+        else:
+            words = generator.choices(string.ascii_lowercase, k=generator.randint(200, 2000))
+            content = ("".join(words) + "\n").encode()
+        with open(os.path.join(folder, name), "wb") as file:
+            file.write(content)
+        entries.append({"name": name, "url": name, "size": len(content),
+                        "sha256": hashlib.sha256(content).hexdigest(),
+                        "content_type": "application/octet-stream" if name == BIG_NAME else "text/plain",
+                        "created_at": "2026-11-01T09:00:00Z", "updated_at": "2026-11-20T10:00:00Z"})
+    with open(os.path.join(folder, "index.json"), "w") as index:
+        json.dump({"version": 1, "generated_at": "2026-11-20T12:00:00Z", "documents": entries}, index)
+
+
+# ---------------------------------------------------------------------------------------------
+# Processes.
+
+class Processes:
+    def __init__(self):
+        self.running = {}
+
+    def start(self, name, argv, **options):
+        log = open(os.path.join(WORK, f"{name}.log"), "wb")
+        self.running[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, **options)
+        return self.running[name]
+
+    def stop(self, name, timeout=15):
+        process = self.running.pop(name, None)
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def stop_all(self):
+        for name in list(self.running):
+            self.stop(name)
+
+
+def larder_argv(port, cache, rates=True, documents="docs"):
+    argv = [f"{BIN}/larder", "serve", "--port", str(port), "--cache-dir", cache, "--log-level", "warning"]
+    if rates:
+        argv += ["--rates-url", f"{UPSTREAM}/rates/eurofxref-hist-90d.xml"]
+    if documents:
+        argv += ["--documents-url", f"{UPSTREAM}/{documents}/index.json"]
+    return argv
+
+
+def mirrored(port):
+    status, body, _ = request("GET", f"http://127.0.0.1:{port}/status", timeout=5)
+    if status != 200:
+        return -1
+    counts = json.loads(body)["resources"].get("documents", {}).get("counts", {})
+    return counts.get("mirrored", -1)
+
+
+# ---------------------------------------------------------------------------------------------
+# wrk.
+
+def parse_duration(text):
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(number) * {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 6e4}[unit]
+
+
+def wrk(address, headers=(), sample=None):
+    argv = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--latency"]
+    for header in headers:
+        argv += ["-H", header]
+    process = subprocess.Popen(argv + [address], stdout=subprocess.PIPE, text=True)
+    peak = 0
+    while process.poll() is None:
+        if sample:
+            peak = max(peak, rss_kib(sample))
+        time.sleep(0.1)
+    out = process.stdout.read()
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if not rate:
+        sys.exit(f"bench: wrk printed no rate for {address}:\n{out}")
+    latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    return {"rate": float(rate.group(1)), "p50": parse_duration(latency["50"]), "p99": parse_duration(latency["99"]),
+            "bad": int(bad.group(1)) if bad else 0, "errors": sum(map(int, errors.groups())) if errors else 0,
+            "rss": peak}
+
+
+# ---------------------------------------------------------------------------------------------
+# The non-throughput figures.
+
+async def stampede(port, count):
+    """`count` clients send GET /rates at once to a Larder with nothing cached; returns their statuses."""
+    async def one():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await ready.wait()
+        writer.write(b"GET /rates HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        head = await asyncio.wait_for(reader.readline(), 30)
+        await reader.read()
+        writer.close()
+        return int(head.split()[1]) if head else 0
+    ready = asyncio.Event()
+    tasks = [asyncio.create_task(one()) for _ in range(count)]
+    await asyncio.sleep(0.5)  # every connection open before any request is sent
+    ready.set()
+    return await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def upstream_requests():
+    return json.loads(request("GET", f"{UPSTREAM}/_control/requests")[1])["paths"]
+
+
+def ready_within(port, limit):
+    """Polls /ready on a raw socket every millisecond; True once it answers 200."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
+                connection.sendall(b"GET /ready HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+                if connection.recv(16).startswith(b"HTTP/1.1 200"):
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.001)
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+
+def main():
+    global WORK, BIN
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the stampede holds 500 sockets
+    BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    WORK = tempfile.mkdtemp(prefix="larder-bench-")
+    os.chmod(WORK, 0o755)  # nginx's workers read the static folder as their own user
+    processes = Processes()
+    try:
+        run(processes)
+    finally:
+        processes.stop_all()
+        shutil.rmtree(WORK, ignore_errors=True)
+
+
+def run(processes):
+    upstream_root = os.path.join(WORK, "upstream")
+    shutil.copytree(os.path.join(ROOT, "Examples/upstream/rates"), os.path.join(upstream_root, "rates"))
+    print(f"bench: writing {SMALL_DOCUMENTS} + 1 documents and {WARM_DOCUMENTS} more for the warm start …", flush=True)
+    write_documents(os.path.join(upstream_root, "docs"), SMALL_DOCUMENTS, big=True)
+    write_documents(os.path.join(upstream_root, "warm"), WARM_DOCUMENTS, big=False)
+
+    ceiling = os.path.join(WORK, "ceiling")
+    subprocess.run(["cc", "-O2", "-o", ceiling, os.path.join(ROOT, "bench/ceiling.c"), "-lmicrohttpd"], check=True)
+
+    processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
+                                 "--log-level", "error"])
+    wait_until(lambda: request("GET", f"{UPSTREAM}/_control/faults")[0] == 200, 10, "the sample upstream listening")
+
+    larder = processes.start("larder", larder_argv(PORTS["larder"], os.path.join(WORK, "cache")))
+    started = time.monotonic()
+    wait_until(lambda: mirrored(PORTS["larder"]) == SMALL_DOCUMENTS + 1, 600, "the mirror of 1,001 documents")
+    print(f"bench: Larder mirrored {SMALL_DOCUMENTS + 1} documents in {time.monotonic() - started:.1f} s", flush=True)
+
+    # The peers serve the bytes Larder serves.
+    static = os.path.join(WORK, "static")
+    os.makedirs(static)
+    paths = {"rates": "/rates", "cross": f"/rates?{CROSS_QUERY}", "list": "/documents", "big": f"/documents/{BIG_NAME}"}
+    files = {"rates": "rates.json", "cross": "cross.json", "list": "documents.json", "big": BIG_NAME}
+    sizes = {}
+    for key, path in paths.items():
+        status, body, _ = request("GET", url("larder", path))
+        assert status == 200, f"{path}: {status}"
+        with open(os.path.join(static, files[key]), "wb") as file:
+            file.write(body)
+        sizes[key] = len(body)
+    with open(os.path.join(upstream_root, "docs", BIG_NAME), "rb") as original:
+        assert original.read() == open(os.path.join(static, BIG_NAME), "rb").read(), "the 1 MiB document differs"
+    os.chmod(static, 0o755)
+
+    template = {"work": WORK, "static": static, "static_port": PORTS["nginx"], "proxy_port": PORTS["proxy"]}
+    for name in ("nginx.conf", "varnish.vcl"):
+        with open(os.path.join(ROOT, "bench/peers", name)) as source, open(os.path.join(WORK, name), "w") as out:
+            out.write(string.Template(source.read()).safe_substitute(template))
+    nginx = processes.start("nginx", ["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK])
+    varnish = processes.start("varnish", ["varnishd", "-F", "-a", f"127.0.0.1:{PORTS['varnish']}",
+                                          "-f", os.path.join(WORK, "varnish.vcl"), "-s", "malloc,256m",
+                                          "-n", os.path.join(WORK, "varnish")])
+    routes = [f"/{files[key]}={os.path.join(static, files[key])}" for key in paths]
+    ceiling_process = processes.start("ceiling", [ceiling, str(PORTS["ceiling"]), str(os.cpu_count()), *routes])
+    peer_paths = {key: f"/{files[key]}" for key in paths}
+    for target in TARGETS[1:]:
+        for key in paths:
+            wait_until(lambda: request("GET", url(target, peer_paths[key]))[0] == 200, 20, f"{target} answering")
+    for target in TARGETS:
+        for key in paths:
+            path = paths[key] if target == "larder" else peer_paths[key]
+            body = request("GET", url(target, path))[1]
+            assert len(body) == sizes[key], f"{target} {path}: {len(body)} bytes, Larder sent {sizes[key]}"
+
+    # Throughput: each scenario runs every target in turn, round after round.
+    etags = {target: request("GET", url(target, paths["rates"] if target == "larder" else peer_paths["rates"]))[2].get("ETag")
+             for target in TARGETS}
+    scenarios = [
+        ("GET /rates", "rates", ()),
+        (f"GET /rates?{CROSS_QUERY}", "cross", ()),
+        ("GET /documents (the list)", "list", ()),
+        (f"GET /documents/{BIG_NAME} (1 MiB)", "big", ()),
+        ("GET /rates, 304 (If-None-Match)", "rates", "etag"),
+    ]
+    watched = {"larder": [larder.pid], "nginx static": children_of(nginx.pid), "nginx proxy_cache": children_of(nginx.pid),
+               "varnish": children_of(varnish.pid), "ceiling": [ceiling_process.pid]}
+    results = {}
+    for title, key, headers in scenarios:
+        print(f"bench: {title}", flush=True)
+        for round_number in range(ROUNDS):
+            for target in TARGETS:
+                path = paths[key] if target == "larder" else peer_paths[key]
+                extra = [f"If-None-Match: {etags[target]}"] if headers == "etag" else []
+                figures = wrk(url(target, path), extra, sample=watched[target])
+                results.setdefault((title, target), []).append(figures)
+                print(f"  round {round_number + 1} {target:18} {figures['rate']:>10,.0f} req/s  p50 {figures['p50']:.2f} ms"
+                      f"  p99 {figures['p99']:.2f} ms  rss {figures['rss'] / 1024:.1f} MiB", flush=True)
+    larder_rss_end = rss_kib([larder.pid])
+
+    # A re-sync of 1,000 unchanged documents (and the big one): the index answers 304, no bodies move.
+    request("DELETE", f"{UPSTREAM}/_control/requests")
+    started = time.monotonic()
+    status, body, _ = request("POST", url("larder", "/documents/refresh"))
+    resync_seconds = time.monotonic() - started
+    seen = upstream_requests()
+    index = seen.get("/docs/index.json", {"requests": 0, "statuses": {}})
+    bodies = sum(entry["requests"] for path, entry in seen.items() if path.startswith("/docs/") and path != "/docs/index.json")
+    resync = {"status": status, "answer": json.loads(body) if status == 200 else body.decode(errors="replace"),
+              "index_requests": index["requests"], "index_statuses": index["statuses"], "bodies": bodies,
+              "seconds": resync_seconds}
+
+    # A cold-cache stampede: 500 clients at once on a Larder with nothing cached, the upstream slow (1 s).
+    request("PUT", f"{UPSTREAM}/_control/faults",
+            json.dumps({"path": "/rates/eurofxref-hist-90d.xml", "delay_ms": 1000}).encode())
+    request("DELETE", f"{UPSTREAM}/_control/requests")
+    cold = processes.start("cold", larder_argv(PORTS["cold"], os.path.join(WORK, "cold-cache"), documents=None))
+    wait_until(lambda: request("GET", f"http://127.0.0.1:{PORTS['cold']}/health")[0] == 200, 10, "the cold Larder listening")
+    started = time.monotonic()
+    statuses = asyncio.run(stampede(PORTS["cold"], 500))
+    stampede_seconds = time.monotonic() - started - 0.5
+    stampede_upstream = upstream_requests().get("/rates/eurofxref-hist-90d.xml", {"requests": 0})["requests"]
+    processes.stop("cold")
+    request("DELETE", f"{UPSTREAM}/_control/faults")
+    answered = sum(1 for status in statuses if status == 200)
+
+    # Start to ready on a warm cache of 10,000 documents.
+    processes.stop("larder")
+    warm_cache = os.path.join(WORK, "warm-cache")
+    processes.start("warm", larder_argv(PORTS["warm"], warm_cache, rates=False, documents="warm"))
+    started = time.monotonic()
+    wait_until(lambda: mirrored(PORTS["warm"]) == WARM_DOCUMENTS, 1800, f"the mirror of {WARM_DOCUMENTS} documents")
+    print(f"bench: mirrored {WARM_DOCUMENTS} documents in {time.monotonic() - started:.1f} s", flush=True)
+    processes.stop("warm")
+    starts = []
+    for _ in range(5):
+        started = time.monotonic()
+        processes.start("warm", larder_argv(PORTS["warm"], warm_cache, rates=False, documents="warm"))
+        if not ready_within(PORTS["warm"], 30):
+            sys.exit("bench: the warm Larder was not ready within 30 s")
+        starts.append((time.monotonic() - started) * 1000)
+        assert mirrored(PORTS["warm"]) == WARM_DOCUMENTS
+        processes.stop("warm")
+
+    report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), starts, larder_rss_end)
+
+
+def median(results, key):
+    return statistics.median(figures[key] for figures in results)
+
+
+def report(results, sizes, resync, stampede_figures, starts, larder_rss_end):
+    lines = [f"## make bench — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
+             f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds per target, medians; "
+             f"{os.cpu_count()} cores shared by wrk and the server; bodies: /rates {sizes['rates']} B, "
+             f"cross {sizes['cross']} B, list {sizes['list']:,} B, document {sizes['big']:,} B.", "",
+             "| scenario | target | req/s | p50 ms | p99 ms | × nginx static | × ceiling | non-2xx/3xx, socket errors |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    titles = list(dict.fromkeys(title for title, _ in results))
+    for title in titles:
+        reference = median(results[(title, "nginx static")], "rate")
+        ceiling = median(results[(title, "ceiling")], "rate")
+        for target in TARGETS:
+            runs = results[(title, target)]
+            rate = median(runs, "rate")
+            bad = sum(run["bad"] for run in runs)
+            errors = sum(run["errors"] for run in runs)
+            shown = f"{rate:,.0f}" if "1 MiB" not in title else f"{rate:,.0f} ({rate * sizes['big'] / 2**30:.2f} GiB/s)"
+            lines.append(f"| {title if target == 'larder' else ''} | {target} | {shown} | {median(runs, 'p50'):.2f} | "
+                         f"{median(runs, 'p99'):.2f} | {rate / reference:.2f} | {rate / ceiling:.2f} | {bad}, {errors} |")
+    larder_peak = max(run["rss"] for (title, target), runs in results.items() if target == "larder" for run in runs)
+    answered, upstream_count, stampede_seconds = stampede_figures
+    lines += ["",
+              f"- Cold-cache stampede: 500 concurrent `GET /rates` on an empty cache, upstream answering after 1 s: "
+              f"{answered}/500 answered 200 in {stampede_seconds:.2f} s; upstream requests: **{upstream_count}**.",
+              f"- Re-sync of {SMALL_DOCUMENTS} + 1 unchanged documents (`POST /documents/refresh`): HTTP {resync['status']}, "
+              f"{resync['index_requests']} index request(s) {resync['index_statuses']}, **{resync['bodies']} document bodies**, "
+              f"{resync['seconds'] * 1000:.0f} ms; answer {json.dumps(resync['answer'])}.",
+              f"- Larder resident memory with {SMALL_DOCUMENTS + 1} documents mirrored: peak under load "
+              f"**{larder_peak / 1024:.1f} MiB**, after the runs {larder_rss_end / 1024:.1f} MiB.",
+              f"- Start to ready on a warm cache of {WARM_DOCUMENTS:,} documents (5 starts): median "
+              f"**{statistics.median(starts):.0f} ms**, max {max(starts):.0f} ms.", ""]
+
+    def ratio(title, target, against):
+        return median(results[(title, target)], "rate") / median(results[(title, against)], "rate")
+    rates_title, cross_title = "GET /rates", f"GET /rates?{CROSS_QUERY}"
+    big_title = f"GET /documents/{BIG_NAME} (1 MiB)"
+    checks = [
+        ("GET /rates ≥ 1.2 × nginx static", ratio(rates_title, "larder", "nginx static"), 1.2),
+        ("GET /rates ≥ 0.85 × ceiling", ratio(rates_title, "larder", "ceiling"), 0.85),
+        ("GET /rates p99 ≤ 1.5 × ceiling p99",
+         median(results[(rates_title, "larder")], "p99") / median(results[(rates_title, "ceiling")], "p99"), -1.5),
+        ("GET /rates?base=… ≥ 1.0 × nginx static", ratio(cross_title, "larder", "nginx static"), 1.0),
+        ("1 MiB document bytes/s ≥ 0.9 × nginx static", ratio(big_title, "larder", "nginx static"), 0.9),
+        ("cold stampede: exactly 1 upstream request", upstream_count, "=1"),
+        ("re-sync: 1 index request answered 304, 0 bodies",
+         resync["index_requests"] == 1 and resync["index_statuses"] == {"304": 1} and resync["bodies"] == 0, True),
+        ("resident memory under load ≤ 32 MiB", larder_peak / 1024, -32),
+        ("start to ready, warm 10,000 documents ≤ 150 ms", statistics.median(starts), -150),
+    ]
+    lines += ["| SPEC §7 target | measured | met |", "|---|---:|---|"]
+    failed = 0
+    for name, value, bound in checks:
+        if bound == "=1":
+            met = value == 1
+        elif bound is True:
+            met = bool(value)
+        elif bound < 0:
+            met = value <= -bound
+        else:
+            met = value >= bound
+        failed += not met
+        shown = "yes" if value is True else "no" if value is False else f"{value:.2f}" if isinstance(value, float) else str(value)
+        lines.append(f"| {name} | {shown} | {'yes' if met else '**no**'} |")
+    text = "\n".join(lines)
+    print("\n" + text)
+    os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
+    with open(os.path.join(ROOT, ".build/bench-report.md"), "w") as out:
+        out.write(text + "\n")
+    print(f"\nbench: {len(checks) - failed} of {len(checks)} SPEC §7 targets met (report: .build/bench-report.md)")
+
+
+if __name__ == "__main__":
+    main()
