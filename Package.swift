@@ -70,6 +70,7 @@ let package = Package(
             dependencies: [
                 "LarderHTTP",
                 "LarderFreshness",
+                "LarderFormats",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -137,6 +138,7 @@ let package = Package(
                 "LarderRatesCache",
                 "LarderDocumentsCache",
                 "LarderMetrics",
+                "LarderFormats",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

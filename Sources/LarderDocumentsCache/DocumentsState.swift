@@ -11,7 +11,10 @@ final class DocumentsState: Sendable {
         var entries: [DocumentEntryRecord]?
         var byName: [String: DocumentEntryRecord] = [:]
         var files: [String: DocumentFileRecord] = [:]
+        /// nil until rendered after the last change.
         var listing: PreparedAnswer?
+        /// Bumped by every change of the listing; a render made from older contents is not kept.
+        var listingGeneration = 0
         var indexUpdatedAt: Date?
         /// The last download error of each document whose latest download failed (for `/status`).
         var failures: [String: String] = [:]
@@ -25,7 +28,6 @@ final class DocumentsState: Sendable {
         initial.byName = Dictionary(uniqueKeysWithValues: (entries ?? []).map { ($0.name, $0) })
         initial.files = Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0) })
         contents = Mutex(initial)
-        renderListing()
     }
 
     var hasIndex: Bool { contents.withLock { $0.entries != nil } }
@@ -34,7 +36,20 @@ final class DocumentsState: Sendable {
 
     var files: [String: DocumentFileRecord] { contents.withLock { $0.files } }
 
-    var listing: PreparedAnswer? { contents.withLock { $0.listing } }
+    /// The `/documents` answer, nil while no index was ever accepted. Rendered on first use after a
+    /// change rather than at start, so a warm start with 10,000 documents is ready at once.
+    var listing: PreparedAnswer? {
+        let pending = contents.withLock { contents -> (entries: [DocumentEntryRecord], Contents, Int)? in
+            guard contents.listing == nil, let entries = contents.entries else { return nil }
+            return (entries, contents, contents.listingGeneration)
+        }
+        guard let (entries, snapshot, generation) = pending else { return contents.withLock { $0.listing } }
+        let answer = Self.render(entries, snapshot.files, snapshot.indexUpdatedAt)
+        return contents.withLock { contents in
+            if contents.listingGeneration == generation { contents.listing = answer }
+            return answer
+        }
+    }
 
     /// The entry of `name` and its file, if any.
     func lookup(_ name: String) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
@@ -71,14 +86,20 @@ final class DocumentsState: Sendable {
         }
     }
 
-    /// Renders `/documents` from the current entries and files (after an index change or a sync).
-    func renderListing() {
-        let (entries, files, updatedAt) = contents.withLock { ($0.entries, $0.files, $0.indexUpdatedAt) }
-        guard let entries else { return }
+    /// The listing changed (after a sync): the next read renders it anew.
+    func listingChanged() {
+        contents.withLock { contents in
+            contents.listing = nil
+            contents.listingGeneration += 1
+        }
+    }
+
+    private static func render(
+        _ entries: [DocumentEntryRecord], _ files: [String: DocumentFileRecord], _ updatedAt: Date?
+    ) -> PreparedAnswer {
         let newestFile = files.values.map(\.storedAt).max()
         let lastModified = [updatedAt, newestFile].compactMap { $0 }.max() ?? Date(timeIntervalSince1970: 0)
         let body = DocumentsListing.render(entries: entries, files: files, generatedAt: updatedAt ?? lastModified)
-        let answer = PreparedAnswer(Representation(bytes: body, lastModified: lastModified))
-        contents.withLock { $0.listing = answer }
+        return PreparedAnswer(Representation(bytes: body, lastModified: lastModified))
     }
 }

@@ -28,18 +28,23 @@ public enum RFC3339 {
                   let value = Double("0." + String(decoding: bytes[start..<index], as: UTF8.self)) else { return nil }
             fraction = value
         }
-        guard let offset = offsetSeconds(bytes[index...]),
-              let midnight = utcCalendar.date(from: DateComponents(year: year, month: month, day: day)) else { return nil }
+        guard let offset = offsetSeconds(bytes[index...]) else { return nil }
+        // Proleptic Gregorian days, as RFC 3339 means (Foundation's calendar turns Julian before 1582).
+        let midnight = Double(days(fromCivil: year, month, day)) * 86_400
         let seconds = Double(hour * 3600 + minute * 60 + second - offset) + fraction
-        return midnight.addingTimeInterval(seconds)
+        return Date(timeIntervalSince1970: midnight + seconds)
     }
 
-    /// The Gregorian calendar in UTC, which places each day's midnight; built once, it is immutable.
-    private static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
+    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthIndex = Int64(month > 2 ? month - 3 : month + 9)
+        let dayOfYear = (153 * monthIndex + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
 
     /// `Z`/`z` → 0, `+HH:MM` → east of UTC in seconds; nil for anything else, trailing bytes included.
     private static func offsetSeconds(_ zone: ArraySlice<UInt8>) -> Int? {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LarderFormats
 import LarderHTTP
 
 /// A body prepared once per change, with the validators every answer carries: a strong `ETag`
@@ -23,6 +24,6 @@ public final class Representation: Sendable {
     /// `"<first 96 bits of SHA-256, hex>"`: strong, and the same for the same bytes on every Larder.
     public static func etag(for bytes: some Sequence<UInt8>) -> String {
         let digest = SHA256.hash(data: Array(bytes))
-        return "\"" + digest.prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        return "\"" + Hex.string(digest.prefix(12)) + "\""
     }
 }

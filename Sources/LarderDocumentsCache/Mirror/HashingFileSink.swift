@@ -1,5 +1,6 @@
 import Crypto
 import Glibc
+import LarderFormats
 import Synchronization
 
 /// Writes a download to its temporary file while hashing it, so the bytes are read once and never held in memory.
@@ -38,7 +39,7 @@ final class HashingFileSink: Sendable {
     func finish() -> (count: Int, sha256: String) {
         state.withLock { state in
             let digest = state.hasher.finalize()
-            return (state.count, digest.map { String(format: "%02x", $0) }.joined())
+            return (state.count, Hex.string(digest))
         }
     }
 }

@@ -34,7 +34,9 @@ struct DocumentsSync: Sendable {
         }
         await downloadAll(indexChanged: !outcome.indexNotModified, now: now, into: &outcome)
         removeUnlisted(into: &outcome)
-        state.renderListing()
+        if !outcome.indexNotModified || outcome.added + outcome.updated + outcome.removed > 0 {
+            state.listingChanged()
+        }
         if outcome.added + outcome.updated + outcome.removed + outcome.failed > 0 {
             logger.info("documents: sync added \(outcome.added), updated \(outcome.updated), removed \(outcome.removed), unchanged \(outcome.unchanged), failed \(outcome.failed)")
         }

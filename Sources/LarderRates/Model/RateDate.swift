@@ -42,7 +42,12 @@ public struct RateDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        // Digit by digit: String(format:) goes through Foundation's locale machinery.
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
     }
 
     public static func < (lhs: RateDate, rhs: RateDate) -> Bool {

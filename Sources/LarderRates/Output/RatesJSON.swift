@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 
 /// Renders Larder's rates bodies byte for byte: the Frankfurter v1 shape, keys in a fixed order.
 public enum RatesJSON {
@@ -35,18 +36,8 @@ public enum RatesJSON {
 
     /// A JSON string literal (names come from upstream feeds, so escape everything that needs it).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var json = JSONWriter()
+        json.string(text)
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 }

@@ -31,6 +31,18 @@ public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord
         self.updatedAt = updatedAt
     }
 
+    /// Read by hand rather than through `Decodable`: a warm start reads every entry, and this is several times faster.
+    public init(row: Row) throws {
+        name = row["name"]
+        position = row["position"]
+        url = row["url"]
+        size = row["size"]
+        sha256 = row["sha256"]
+        contentType = row["content_type"]
+        createdAt = Row.instant(row["created_at"])
+        updatedAt = Row.instant(row["updated_at"])
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, position, url, size, sha256
         case contentType = "content_type"
@@ -78,6 +90,21 @@ public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord,
         self.lastModified = lastModified
     }
 
+    /// Read by hand rather than through `Decodable` (a warm start reads every file record).
+    public init(row: Row) throws {
+        name = row["name"]
+        fileName = row["file_name"]
+        size = row["size"]
+        sha256 = row["sha256"]
+        contentType = row["content_type"]
+        createdAt = Row.instant(row["created_at"])
+        updatedAt = Row.instant(row["updated_at"])
+        storedAt = Row.instant(row["stored_at"]) ?? Date(timeIntervalSince1970: 0)
+        fetchedAt = Row.instant(row["fetched_at"]) ?? Date(timeIntervalSince1970: 0)
+        etag = row["etag"]
+        lastModified = row["last_modified"]
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, size, sha256, etag
         case fileName = "file_name"
@@ -91,6 +118,13 @@ public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord,
 
     public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
     public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+}
+
+extension Row {
+    /// A date column stored as seconds since 1970 (`databaseDateEncodingStrategy`).
+    static func instant(_ seconds: Double?) -> Date? {
+        seconds.map(Date.init(timeIntervalSince1970:))
+    }
 }
 
 extension Store {
