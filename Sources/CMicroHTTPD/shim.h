@@ -88,6 +88,22 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 
+static enum MHD_Result larder_count_header_bytes(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                 size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    (void)key;
+    (void)value;
+    *(size_t *)cls += key_size + value_size + 4;  // as the request carried them: "name: value\r\n"
+    return MHD_YES;
+}
+
+/// The bytes of the request's header fields, counted without copying them.
+static inline size_t larder_header_bytes(struct MHD_Connection *connection) {
+    size_t total = 0;
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &larder_count_header_bytes, &total);
+    return total;
+}
+
 /// The port the daemon really listens on (the answer to `--port 0`), or 0 if unknown.
 static inline uint16_t larder_daemon_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

@@ -50,6 +50,18 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         FreshnessRules.isExpired(fetchedAt: fetchedAt, ttl: ttl, now: clock.now)
     }
 
+    /// Everything a request needs to know about the item's freshness, read with one clock read and one lock.
+    public func freshness() -> Freshness {
+        let now = clock.now
+        return state.withLock { status in
+            let expired = FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: ttl, now: now)
+            return Freshness(
+                now: now, ttl: ttl, fetchedAt: status.fetchedAt, isExpired: expired,
+                isDue: expired && (status.retryAt.map { $0 <= now } ?? true),
+                lastErrorKind: status.lastError?.kind.rawValue)
+        }
+    }
+
     public var isRefreshing: Bool { flight.isRunning(0) }
 
     /// Refreshes now, or joins the refresh in flight; nil only when the caller was cancelled.
@@ -67,12 +79,12 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     /// Stale-while-revalidate: when the item is expired, not refreshing and not backing off, starts
     /// a refresh in the background and returns at once.
     public func refreshIfDue() {
-        let now = clock.now
-        let due = state.withLock { status in
-            FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: ttl, now: now)
-                && (status.retryAt.map { $0 <= now } ?? true)
-        }
-        guard due, !flight.isRunning(0),
+        refreshIfDue(freshness())
+    }
+
+    /// `refreshIfDue()` on a freshness the caller already read (the hot path reads it once per request).
+    public func refreshIfDue(_ freshness: Freshness) {
+        guard freshness.isDue, !flight.isRunning(0),
               triggered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         Task {
@@ -139,6 +151,19 @@ public final class Refresher<Outcome: Sendable>: Sendable {
             logger.warning("\(name) refresh failed: \(error.message)", metadata: ["error_kind": "\(error.kind.rawValue)"])
         }
     }
+}
+
+/// An item's freshness at one instant (`Refresher.freshness()`).
+public struct Freshness: Sendable {
+    public let now: Date
+    public let ttl: Duration
+    /// The last time the upstream confirmed or replaced the item; nil when never.
+    public let fetchedAt: Date?
+    public let isExpired: Bool
+    /// Expired and not backing off: a request should start a background refresh.
+    public let isDue: Bool
+    /// The kind of the last refresh's error, when it failed.
+    public let lastErrorKind: String?
 }
 
 /// A snapshot of one item's refresh history, for `/status` and stale `Cache-Status` details.

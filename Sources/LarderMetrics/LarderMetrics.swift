@@ -12,17 +12,22 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     public let registry = PrometheusCollectorRegistry()
     let factory: PrometheusMetricsFactory
 
-    /// Per route: its latency histogram and a counter per status, found with one lock on the hot path.
-    private final class RouteMetrics: Sendable {
-        let latency: CoreMetrics.Timer
-        let byStatus = Mutex<[Int: CoreMetrics.Counter]>([:])
-
-        init(latency: CoreMetrics.Timer) {
-            self.latency = latency
-        }
+    /// Per route and status: the request counter and the route's latency histogram.
+    private struct RouteStatus: Hashable {
+        let route: String
+        let status: Int
     }
 
-    private let routes = Mutex<[String: RouteMetrics]>([:])
+    private struct RouteMetrics: Sendable {
+        let requests: CoreMetrics.Counter
+        let latency: CoreMetrics.Timer
+    }
+
+    /// Found with one lock on the hot path.
+    private let routes = Mutex<[RouteStatus: RouteMetrics]>([:])
+
+    /// The hit counters of the resources Larder has, made up front so a hit takes no lock.
+    private let hitCounters: [String: (fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
 
     private struct CounterKey: Hashable {
         let name: String
@@ -44,27 +49,32 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
             .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120),
         ]
         self.factory = factory
+        var hits: [String: (fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)] = [:]
+        for resource in ["rates", "documents", "document"] {
+            hits[resource] = (
+                CoreMetrics.Counter(label: "larder_cache_hits_total", dimensions: [("resource", resource)], factory: factory),
+                CoreMetrics.Counter(label: "larder_cache_stale_hits_total", dimensions: [("resource", resource)], factory: factory))
+        }
+        hitCounters = hits
     }
 
     // MARK: - Requests
 
     public func requestCompleted(route: String, status: Int, duration: Duration) {
+        let key = RouteStatus(route: route, status: status)
         let metrics = routes.withLock { routes in
-            if let found = routes[route] { return found }
-            let made = RouteMetrics(latency: CoreMetrics.Timer(
-                label: "larder_http_request_duration_seconds", dimensions: [("route", route)], factory: factory))
-            routes[route] = made
+            if let found = routes[key] { return found }
+            // The factory hands back the same histogram for the same route, whatever the status.
+            let made = RouteMetrics(
+                requests: CoreMetrics.Counter(
+                    label: "larder_http_requests_total", dimensions: [("route", route), ("status", String(status))],
+                    factory: factory),
+                latency: CoreMetrics.Timer(
+                    label: "larder_http_request_duration_seconds", dimensions: [("route", route)], factory: factory))
+            routes[key] = made
             return made
         }
-        let counter = metrics.byStatus.withLock { counters in
-            if let found = counters[status] { return found }
-            let made = CoreMetrics.Counter(
-                label: "larder_http_requests_total", dimensions: [("route", route), ("status", String(status))],
-                factory: factory)
-            counters[status] = made
-            return made
-        }
-        counter.increment()
+        metrics.requests.increment()
         metrics.latency.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000
             + duration.components.attoseconds / 1_000_000_000)
     }
@@ -72,6 +82,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     // MARK: - Caches
 
     public func hit(_ resource: String, stale: Bool) {
+        if let counters = hitCounters[resource] {
+            (stale ? counters.stale : counters.fresh).increment()
+            return
+        }
         counter(stale ? "larder_cache_stale_hits_total" : "larder_cache_hits_total", [("resource", resource)]).increment()
     }
 

@@ -17,15 +17,13 @@ public struct CacheState: Sendable, Equatable {
         self.staleDetail = staleDetail
     }
 
-    /// The state of an item kept fresh by `refresher` (which must have a `fetchedAt`).
-    public init<Outcome>(_ refresher: Refresher<Outcome>, fetchedAt: Date) {
-        let now = refresher.clock.now
-        let stale = FreshnessRules.isExpired(fetchedAt: fetchedAt, ttl: refresher.ttl, now: now)
-        var detail: String?
-        if stale {
-            detail = refresher.status.lastError?.kind.rawValue ?? "revalidating"
-        }
-        self.init(fetchedAt: fetchedAt, ttl: refresher.ttl, now: now, staleDetail: detail)
+    /// The state of an item at the instant `freshness` was read; `fallback` stands in for a `fetchedAt` never recorded.
+    public init(_ freshness: Freshness, fallback: Date) {
+        let fetchedAt = freshness.fetchedAt ?? fallback
+        let stale = FreshnessRules.isExpired(fetchedAt: fetchedAt, ttl: freshness.ttl, now: freshness.now)
+        self.init(
+            fetchedAt: fetchedAt, ttl: freshness.ttl, now: freshness.now,
+            staleDetail: stale ? freshness.lastErrorKind ?? "revalidating" : nil)
     }
 
     /// Seconds of TTL left, negative once expired.

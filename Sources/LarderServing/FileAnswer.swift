@@ -17,8 +17,37 @@ public struct FileRepresentation: Sendable, Equatable {
     }
 }
 
-/// Answers `GET`/`HEAD` for a file from an open descriptor: 304, a single-range 206 or 416, or 200,
-/// with the body sent by libmicrohttpd with sendfile, never copied through Swift.
+/// Where a file answer's bytes come from.
+public enum FileSource: Sendable {
+    /// An open descriptor of a file of `size` bytes, owned by the answer: sent with sendfile.
+    case descriptor(Int32, size: UInt64)
+    /// The whole file mapped once and shared by its answers: sent from the page cache without a copy.
+    case mapped(SharedBytes)
+
+    var size: UInt64 {
+        switch self {
+        case .descriptor(_, let size): size
+        case .mapped(let bytes): UInt64(bytes.count)
+        }
+    }
+
+    /// Lets go of a descriptor the answer will not send.
+    func discard() {
+        if case .descriptor(let descriptor, _) = self { close(descriptor) }
+    }
+
+    func body(offset: UInt64, length: UInt64) -> ResponseBody {
+        switch self {
+        case .descriptor(let descriptor, _):
+            .file(FileRegion(descriptor: descriptor, offset: offset, length: length))
+        case .mapped(let bytes):
+            .slice(bytes, offset: Int(offset), length: Int(length))
+        }
+    }
+}
+
+/// Answers `GET`/`HEAD` for a file: 304, a single-range 206 or 416, or 200, with the body sent by
+/// libmicrohttpd with sendfile or from a mapping, never copied through Swift.
 public enum FileAnswer {
     /// The answer to `request` for the `size` bytes of `descriptor`.
     ///
@@ -29,17 +58,25 @@ public enum FileAnswer {
     public static func response(
         for request: Request, descriptor: Int32, size: UInt64, representation: FileRepresentation, state: CacheState
     ) -> Response {
+        response(for: request, source: .descriptor(descriptor, size: size), representation: representation, state: state)
+    }
+
+    /// The answer to `request` for the file `source` holds (a descriptor is owned as above).
+    public static func response(
+        for request: Request, source: FileSource, representation: FileRepresentation, state: CacheState
+    ) -> Response {
+        let size = source.size
         var headers = commonHeaders(representation, state)
         // If-None-Match and If-Modified-Since come before Range (RFC 9110 §13.2.2).
         if ConditionalRequest.isNotModified(
             request.headers, etag: representation.etag, lastModified: representation.lastModified)
         {
-            close(descriptor)
+            source.discard()
             return Response(status: .notModified, headers: headers)
         }
         switch requestedRange(request, representation, size: size) {
         case .unsatisfiable:
-            close(descriptor)
+            source.discard()
             headers.add("Content-Range", "bytes */\(size)")
             return HTTPError(
                 .rangeNotSatisfiable, code: "range_not_satisfiable",
@@ -48,18 +85,15 @@ public enum FileAnswer {
         case .satisfiable(let offset, let length):
             headers.add("Content-Type", representation.contentType)
             headers.add("Content-Range", "bytes \(offset)-\(offset + length - 1)/\(size)")
-            return Response(
-                status: .partialContent, headers: headers,
-                body: .file(FileRegion(descriptor: descriptor, offset: offset, length: length)))
+            return Response(status: .partialContent, headers: headers, body: source.body(offset: offset, length: length))
         case .none:
             headers.add("Content-Type", representation.contentType)
             guard size > 0 else {
                 // Nothing to send: skip sendfile altogether.
-                close(descriptor)
+                source.discard()
                 return Response(status: .ok, headers: headers)
             }
-            return Response(
-                status: .ok, headers: headers, body: .file(FileRegion(descriptor: descriptor, offset: 0, length: size)))
+            return Response(status: .ok, headers: headers, body: source.body(offset: 0, length: size))
         }
     }
 

@@ -43,6 +43,38 @@ struct DocumentsLargeAndChainedTests {
         #expect(beyond.status == 416 && beyond.header("Content-Range") == "bytes */52428800")
     }
 
+    @Test func aLargeDocumentReplacedUpstreamIsServedNewAndListedNew() async throws {
+        // Past the size from which the mirror maps files for sending.
+        var large = TestDocument("large.bin", "")
+        large.content = noise(300 * 1024, seed: 7)
+        let harness = try await DocumentsHarness([large])
+        try harness.start()
+        #expect(await harness.waitForSync())
+        let before = try await harness.get("/documents/large.bin")
+        let listingBefore = try await harness.get("/documents")
+        let unchanged = try await harness.post("/documents/refresh")
+        let listingUnchanged = try await harness.get("/documents")
+        var replaced = large
+        replaced.content = noise(310 * 1024, seed: 8)
+        replaced.updatedAt = "2026-11-10T00:00:00Z"
+        try await harness.publish([replaced])
+        let refresh = try await harness.post("/documents/refresh")
+        let after = try await harness.get("/documents/large.bin")
+        let part = try await harness.get("/documents/large.bin", headers: [("Range", "bytes=-10")])
+        let listingAfter = try await harness.get("/documents")
+        let files = try FileManager.default.contentsOfDirectory(atPath: harness.cacheDirectory + "/documents")
+        await harness.finish()
+        #expect(before.body == large.content)
+        #expect(unchanged.json?["unchanged"] as? Int == 1)
+        #expect(listingUnchanged.header("ETag") == listingBefore.header("ETag"), "a sync that changed nothing keeps the listing")
+        #expect(refresh.json?["updated"] as? Int == 1, "\(refresh.text)")
+        #expect(after.body == replaced.content)
+        #expect(after.header("ETag") == "\"" + replaced.sha256.prefix(32) + "\"")
+        #expect(part.status == 206 && part.body == Array(replaced.content.suffix(10)))
+        #expect(listingAfter.text.contains(replaced.sha256) && !listingAfter.text.contains(large.sha256))
+        #expect(files.count == 1, "the replaced file is deleted: \(files)")
+    }
+
     @Test func aBodyOverTheCapIsRefusedAndTheOldCopyStays() async throws {
         let harness = try await DocumentsHarness(sampleDocuments)
         try harness.start()

@@ -92,6 +92,27 @@ struct RefresherTests {
         #expect(await eventually { attempt.count == 2 })
     }
 
+    @Test func freshnessTellsExpiryBackoffAndTheLastErrorAtOneInstant() async {
+        let clock = ManualClock()
+        let attempt = ScriptedAttempt()
+        let fetched = clock.now
+        let refresher = make(clock, attempt, fetchedAt: fetched)
+        let fresh = refresher.freshness()
+        #expect(fresh.now == clock.now && fresh.fetchedAt == fetched && fresh.ttl == .seconds(100))
+        #expect(!fresh.isExpired && !fresh.isDue && fresh.lastErrorKind == nil)
+        clock.advance(by: 100)
+        let expired = refresher.freshness()
+        #expect(expired.isExpired && expired.isDue)
+        attempt.failing.store(true, ordering: .relaxed)
+        await refresher.refresh()
+        let backingOff = refresher.freshness()
+        #expect(backingOff.isExpired && !backingOff.isDue, "a failure backs off: not due for 5 s")
+        #expect(backingOff.lastErrorKind == "upstream-unreachable")
+        clock.advance(by: 5)
+        #expect(refresher.freshness().isDue)
+        #expect(make(clock, attempt, fetchedAt: nil).freshness().isExpired, "never fetched is expired")
+    }
+
     @Test func waitingForAFetchGivesUpAtTheDeadline() async {
         let clock = ManualClock()
         let gate = Gate()

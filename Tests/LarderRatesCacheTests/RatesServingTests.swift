@@ -83,6 +83,34 @@ struct RatesServingTests {
         #expect(one.text.contains(#""rates":{"EUR":0.920641}"#))
     }
 
+    @Test func aRepeatedConversionIsServedPreparedUntilTheDayChanges() async throws {
+        let harness = try await RatesHarness()
+        try harness.start()
+        let target = "/rates?base=USD&symbols=GBP"
+        let first = try await harness.get(target)
+        harness.clock.advance(by: 30)
+        let again = try await harness.get(target)
+        let revalidated = try await harness.get(target, headers: [("If-None-Match", first.header("ETag") ?? "")])
+        // The whole query inside one value is not the same query, whatever its text looks like.
+        let packed = try await harness.get("/rates?base=USD%26symbols%3DGBP")
+        let invalid = try await harness.get("/rates?base=USD&symbols=QQQ")
+        let invalidAgain = try await harness.get("/rates?base=USD&symbols=QQQ")
+        try await harness.setFile(RatesHarness.feedPath, ECB.document([("2026-11-21", [("USD", "1.2000"), ("GBP", "0.9000")])]))
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let newDay = try await harness.get(target)
+        await harness.finish()
+        #expect(first.text == #"{"amount":1,"base":"USD","date":"2026-11-20","rates":{"GBP":0.776745}}"# + "\n")
+        #expect(again.text == first.text && again.header("ETag") == first.header("ETag"))
+        #expect(again.header("Age") == "30", "the prepared conversion still carries the current cache headers")
+        #expect(again.header("Cache-Status") == "Larder; hit; ttl=70")
+        #expect(revalidated.status == 304)
+        #expect(packed.status == 400)
+        #expect(invalid.status == 422 && invalidAgain.status == 422)
+        #expect(refresh.status == 200)
+        #expect(newDay.text == #"{"amount":1,"base":"USD","date":"2026-11-21","rates":{"GBP":0.75}}"# + "\n")
+        #expect(newDay.header("ETag") != first.header("ETag"))
+    }
+
     @Test(arguments: [
         ("/rates?base=XYZ", 422, "unprocessable"),
         ("/rates?symbols=USD,QQQ", 422, "unprocessable"),

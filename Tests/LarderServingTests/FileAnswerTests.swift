@@ -55,6 +55,26 @@ struct FileAnswerTests {
         Self.expectCommonHeaders(response)
     }
 
+    @Test func aMappedFileAnswersExactlyAsItsDescriptorDoes() async throws {
+        let (full, part, suffix, unsatisfiable, notModified, head) = try await withSmallFile { port, _ in
+            (try TestConnection.fetch(port: port, "/mapped/a.txt"),
+             try TestConnection.fetch(port: port, "/mapped/a.txt", headers: [("Range", "bytes=100-199")]),
+             try TestConnection.fetch(port: port, "/mapped/a.txt", headers: [("Range", "bytes=-1")]),
+             try TestConnection.fetch(port: port, "/mapped/a.txt", headers: [("Range", "bytes=1000-")]),
+             try TestConnection.fetch(port: port, "/mapped/a.txt", headers: [("If-None-Match", Self.etag)]),
+             try TestConnection(port: port).request("HEAD", "/mapped/a.txt"))
+        }
+        #expect(full.status == 200 && full.bodyEquals(Self.small))
+        #expect(full.header("Content-Length") == "1000")
+        Self.expectCommonHeaders(full)
+        #expect(part.status == 206 && part.bodyEquals(Self.small[100...199]))
+        #expect(part.header("Content-Range") == "bytes 100-199/1000")
+        #expect(suffix.status == 206 && suffix.bodyEquals(Self.small[999...999]))
+        #expect(unsatisfiable.status == 416 && unsatisfiable.header("Content-Range") == "bytes */1000")
+        #expect(notModified.status == 304 && notModified.body.isEmpty)
+        #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == "1000")
+    }
+
     @Test(arguments: ["bytes=1000-", "bytes=5000-6000", "bytes=-0", "bytes=18446744073709551616-"])
     func anUnsatisfiableRangeAnswers416InJSON(_ range: String) async throws {
         let response = try await withSmallFile { port, _ in

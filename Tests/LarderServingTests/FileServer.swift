@@ -65,6 +65,18 @@ enum FileServer {
                 for: request, descriptor: descriptor, size: UInt64(info.st_size),
                 representation: file.representation, state: state)
         })
+        // The same files mapped once and shared (how the mirror sends large documents).
+        let mapped = Dictionary(uniqueKeysWithValues: files.compactMap { file -> (String, SharedBytes)? in
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            defer { close(descriptor) }
+            return SharedBytes(mapping: descriptor, count: file.bytes.count).map { (file.name, $0) }
+        })
+        router.add(.get, "/mapped/:name", .immediate { request in
+            guard let name = request.parameters["name"], let file = byName[name], let bytes = mapped[name] else {
+                return HTTPError.notFound().response
+            }
+            return FileAnswer.response(for: request, source: .mapped(bytes), representation: file.representation, state: state)
+        })
         let server = HTTPServer(
             configuration: configuration, router: router,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))

@@ -7,6 +7,6 @@ enum HealthRoutes {
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
             body: SharedBytes("{\"status\":\"ok\"}\n")
         )
-        router.add(.get, "/health", .immediate { _ in Response(prepared: ok) })
+        router.add(.get, "/health", reads: [], .immediate { _ in Response(prepared: ok) })
     }
 }

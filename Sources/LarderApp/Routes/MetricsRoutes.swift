@@ -12,7 +12,7 @@ struct MetricsRoutes: Sendable {
     let documents: DocumentsCache?
 
     func register(on router: inout Router) {
-        router.add(.get, "/metrics", .immediate { _ in
+        router.add(.get, "/metrics", reads: [], .immediate { _ in
             updateGauges()
             return Response(
                 headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],

@@ -1,6 +1,7 @@
 import Foundation
 import LarderConfig
 import LarderDocumentsCache
+import LarderFormats
 import LarderFreshness
 import LarderHTTP
 import LarderRatesCache
@@ -14,8 +15,8 @@ struct OperationsRoutes: Sendable {
     let startedAt: Date
 
     func register(on router: inout Router) {
-        router.add(.get, "/ready", .immediate { _ in ready() })
-        router.add(.get, "/status", .immediate { _ in status() })
+        router.add(.get, "/ready", reads: [], .immediate { _ in ready() })
+        router.add(.get, "/status", reads: [], .immediate { _ in status() })
     }
 
     /// 200 when every configured resource has data; else 503 with the reasons.
@@ -95,9 +96,7 @@ struct OperationsRoutes: Sendable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        RFC3339.string(date, milliseconds: false)
     }
 
     private static func json(_ value: [String: Any]) -> [UInt8] {

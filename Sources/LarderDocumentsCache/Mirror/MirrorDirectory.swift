@@ -1,12 +1,15 @@
 import Foundation
 import Glibc
 import LarderDocuments
+import LarderServing
 import Logging
 
 /// The directory Larder owns for document bytes: temporary files, atomic installs, and reads that
 /// never follow a symlink. Only file names Larder generated ever reach a path here.
 struct MirrorDirectory: Sendable {
     let path: String
+    /// Large files mapped for serving.
+    let mappings = MappedFiles()
 
     /// Creates the directory (mode 0700) when missing.
     init(path: String) throws {
@@ -41,7 +44,17 @@ struct MirrorDirectory: Sendable {
     }
 
     func remove(_ fileName: String) {
+        mappings.forget(fileName)
         unlink(path + "/" + fileName)
+    }
+
+    /// How to send a stored file of `size` bytes: its shared mapping when large, else an open
+    /// descriptor; nil when it is missing or is not a regular file.
+    func source(for fileName: String, size: Int) -> FileSource? {
+        if let bytes = mappings.bytes(fileName, size: size, open: { openForReading(fileName) }) {
+            return .mapped(bytes)
+        }
+        return openForReading(fileName).map { .descriptor($0.descriptor, size: $0.size) }
     }
 
     /// Opens a stored file for reading; nil when it is missing or is not a regular file (a symlink is refused).

@@ -1,5 +1,6 @@
 import Foundation
 import LarderDocuments
+import LarderFreshness
 import LarderHTTP
 import LarderServing
 import LarderStore
@@ -15,17 +16,20 @@ public struct DocumentsRoutes: Sendable {
     }
 
     public func register(on router: inout Router) {
-        router.add(.get, "/documents", .adaptive { request in
+        router.add(.get, "/documents", reads: ConditionalRequest.headers, .adaptive { request in
             if let listing = cache.state.listing {
-                cache.refresher.refreshIfDue()
-                cache.events.hit("documents", stale: cache.refresher.isExpired)
-                return .now(listing.response(for: request, state: state(fetchedAt: listing.representation.lastModified)))
+                let freshness = cache.refresher.freshness()
+                cache.refresher.refreshIfDue(freshness)
+                cache.events.hit("documents", stale: freshness.isExpired)
+                return .now(listing.response(
+                    for: request, state: state(freshness, fetchedAt: listing.representation.lastModified)))
             }
             cache.events.miss("documents")
             return .later { request in
                 await waitForIndex()
                 guard let listing = cache.state.listing else { return indexUnavailable() }
-                return listing.response(for: request, state: state(fetchedAt: listing.representation.lastModified))
+                return listing.response(
+                    for: request, state: state(cache.refresher.freshness(), fetchedAt: listing.representation.lastModified))
             }
         })
         router.add(.get, "/documents/:name", .adaptive { request in
@@ -40,11 +44,12 @@ public struct DocumentsRoutes: Sendable {
                     return await document(request, name: name)
                 }
             }
-            cache.refresher.refreshIfDue()
+            let freshness = cache.refresher.freshness()
+            cache.refresher.refreshIfDue(freshness)
             let (entry, file) = cache.state.lookup(name)
             guard let entry else { return .now(notListed(name)) }
-            if let file, let response = serve(request, entry: entry, file: file) {
-                cache.events.hit("document", stale: cache.refresher.isExpired)
+            if let file, let response = serve(request, entry: entry, file: file, freshness) {
+                cache.events.hit("document", stale: freshness.isExpired)
                 return .now(response)
             }
             cache.events.miss("document")
@@ -66,11 +71,12 @@ public struct DocumentsRoutes: Sendable {
     private func document(_ request: Request, name: String) async -> Response {
         let (entry, file) = cache.state.lookup(name)
         guard let entry else { return notListed(name) }
-        if let file, let response = serve(request, entry: entry, file: file) {
+        if let file, let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response
         }
         let result = await cache.fetchOnDemand(entry)
-        if let file = cache.state.lookup(name).file, let response = serve(request, entry: entry, file: file) {
+        if let file = cache.state.lookup(name).file,
+           let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response
         }
         let reason: String
@@ -83,21 +89,22 @@ public struct DocumentsRoutes: Sendable {
     }
 
     /// Answers from the file on disk; nil when the file vanished (replaced this instant).
-    private func serve(_ request: Request, entry: DocumentEntryRecord, file: DocumentFileRecord) -> Response? {
-        guard let (descriptor, size) = cache.mirror.openForReading(file.fileName) else { return nil }
+    private func serve(
+        _ request: Request, entry: DocumentEntryRecord, file: DocumentFileRecord, _ freshness: Freshness
+    ) -> Response? {
+        guard let source = cache.mirror.source(for: file.fileName, size: file.size) else { return nil }
         let representation = FileRepresentation(
             contentType: ContentTypePolicy.served(entry.contentType ?? file.contentType),
             etag: "\"" + file.sha256.prefix(32) + "\"",
             lastModified: Int((file.updatedAt ?? file.storedAt).timeIntervalSince1970.rounded(.down)))
         return FileAnswer.response(
-            for: request, descriptor: descriptor, size: size, representation: representation,
-            state: state(fetchedAt: Int(file.fetchedAt.timeIntervalSince1970)))
+            for: request, source: source, representation: representation,
+            state: state(freshness, fetchedAt: Int(file.fetchedAt.timeIntervalSince1970)))
     }
 
     /// The cache state of anything the index's freshness covers.
-    private func state(fetchedAt fallback: Int) -> CacheState {
-        CacheState(cache.refresher,
-                   fetchedAt: cache.refresher.fetchedAt ?? Date(timeIntervalSince1970: TimeInterval(fallback)))
+    private func state(_ freshness: Freshness, fetchedAt fallback: Int) -> CacheState {
+        CacheState(freshness, fallback: Date(timeIntervalSince1970: TimeInterval(fallback)))
     }
 
     private func waitForIndex() async {

@@ -4,6 +4,11 @@
 /// refused rather than guessed at, and decoding happens exactly once.
 enum PercentDecoding {
     static func decode(_ raw: Substring, plusIsSpace: Bool) -> String? {
+        // Most paths and values have nothing to decode: then the text is the answer (no copy for short ones).
+        let plain = raw.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "%") && (byte != UInt8(ascii: "+") || !plusIsSpace)
+        }
+        if plain { return String(raw) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.utf8.count)
         var iterator = raw.utf8.makeIterator()

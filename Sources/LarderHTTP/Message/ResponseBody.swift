@@ -5,6 +5,8 @@ public enum ResponseBody: Sendable {
     case empty
     /// Bytes prepared once and shared, sent without a copy.
     case bytes(SharedBytes)
+    /// `length` of shared bytes from `offset` (a byte range of a mapped file), sent without a copy.
+    case slice(SharedBytes, offset: Int, length: Int)
     /// A region of an open file, sent with sendfile; the response owns and closes the descriptor.
     case file(FileRegion)
     /// Bytes produced on demand by a reader, for bodies that are neither in memory nor a plain file.

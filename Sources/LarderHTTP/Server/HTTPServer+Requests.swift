@@ -45,38 +45,44 @@ extension HTTPServer {
     func answer(
         connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, context: RequestContext
     ) -> MHD_Result {
-        let request: Request
-        switch RequestReader.read(
-            connection: connection, url: url, method: method, context: context, configuration: configuration
+        var request: Request
+        let match: Router.Match
+        if let (lean, route) = RequestReader.readLean(
+            connection: connection, url: url, method: method, context: context, router: router, configuration: configuration
         ) {
-        case .failure(let error):
-            if accessLogEnabled { context.method = String(cString: method); context.path = String(cString: url) }
-            return queue(error.response, connection: connection, context: context)
-        case .success(let read):
-            request = read
+            request = lean
+            match = .found(route.handler, parameters: [:], route: route.text)
+        } else {
+            switch RequestReader.read(
+                connection: connection, url: url, method: method, context: context, configuration: configuration
+            ) {
+            case .failure(let error):
+                if accessLogEnabled { context.method = String(cString: method); context.path = String(cString: url) }
+                return queue(error.response, connection: connection, context: context)
+            case .success(let read):
+                request = read
+            }
+            match = router.match(request.method, request.segments)
         }
         if accessLogEnabled { context.method = request.method.rawValue; context.path = request.rawPath }
         if isStopping.load(ordering: .relaxed) {
             return queue(Self.shuttingDown.response, connection: connection, context: context)
         }
-        switch router.match(request.method, request.segments) {
+        switch match {
         case .notFound:
             return queue(HTTPError.notFound().response, connection: connection, context: context)
         case .methodNotAllowed(let allow):
             return queue(HTTPError.methodNotAllowed(request.method, allow: allow).response, connection: connection, context: context)
         case .found(.immediate(let handle), let parameters, let route):
             context.route = route
-            var request = request
             request.parameters = parameters
             return queue(handle(request), connection: connection, context: context)
         case .found(.suspending(let handle), let parameters, let route):
             context.route = route
-            var request = request
             request.parameters = parameters
             return suspend(connection: connection, context: context, request: request, handle: handle)
         case .found(.adaptive(let decide), let parameters, let route):
             context.route = route
-            var request = request
             request.parameters = parameters
             switch decide(request) {
             case .now(let response):

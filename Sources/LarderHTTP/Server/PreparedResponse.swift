@@ -28,16 +28,24 @@ enum MHDResponses {
         return response
     }
 
+    /// A response over shared bytes, holding a retain on them until libmicrohttpd frees it.
+    private static func makeShared(_ bytes: SharedBytes, offset: Int, length: Int) -> OpaquePointer {
+        let retained = Unmanaged.passRetained(bytes).toOpaque()
+        guard let response = MHD_create_response_from_buffer_with_free_callback_cls(
+            length, bytes.base + offset, releaseSharedBytes, retained
+        ) else { fatalError("libmicrohttpd could not allocate a response") }
+        return response
+    }
+
     private static func makeBody(_ body: ResponseBody) -> OpaquePointer {
         switch body {
         case .empty:
             return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .bytes(let bytes):
-            let retained = Unmanaged.passRetained(bytes).toOpaque()
-            guard let response = MHD_create_response_from_buffer_with_free_callback_cls(
-                bytes.count, bytes.base, releaseSharedBytes, retained
-            ) else { fatalError("libmicrohttpd could not allocate a response") }
-            return response
+            return makeShared(bytes, offset: 0, length: bytes.count)
+        case .slice(let bytes, let offset, let length):
+            precondition(offset >= 0 && length >= 0 && offset + length <= bytes.count, "a slice past its bytes")
+            return makeShared(bytes, offset: offset, length: length)
         case .file(let region):
             guard let response = MHD_create_response_from_fd_at_offset64(
                 region.length, region.descriptor, region.offset

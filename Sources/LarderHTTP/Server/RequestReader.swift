@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 /// Builds a `Request` from a libmicrohttpd connection, enforcing the target, header and body limits.
 enum RequestReader {
@@ -41,6 +42,31 @@ enum RequestReader {
         ))
     }
 
+    /// The request to a lean route (`Router.add(_:_:reads:_:)`): a GET or HEAD of its exact path with
+    /// no query, carrying only the headers the route reads. Nil when the usual way must be taken.
+    static func readLean(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        context: RequestContext,
+        router: Router,
+        configuration: ServerConfiguration
+    ) -> (Request, LeanRoute)? {
+        // A query (the target is longer than the path) or oversize headers take the usual way and its answers.
+        guard context.targetLength == strlen(url), context.body.isEmpty else { return nil }
+        let verb: HTTPMethod
+        if strcmp(method, "GET") == 0 { verb = .get } else if strcmp(method, "HEAD") == 0 { verb = .head } else { return nil }
+        guard let route = router.leanRoute(verb, rawPath: url),
+              larder_header_bytes(connection) <= configuration.maxHeaderBytes else { return nil }
+        var headers = HTTPHeaders()
+        for name in route.headers {
+            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
+                headers.add(name, String(cString: value))
+            }
+        }
+        return (Request(method: verb, rawPath: route.text, segments: route.segments, headers: headers), route)
+    }
+
     static func payloadTooLarge(_ configuration: ServerConfiguration) -> HTTPError {
         HTTPError(.payloadTooLarge, code: "payload_too_large",
                   message: "request body exceeds \(configuration.maxBodyBytes) bytes")
@@ -48,15 +74,25 @@ enum RequestReader {
 
     /// `/a/b%2Fc` → `["a", "b/c"]`; `/` → `[]`; nil when a segment does not decode.
     static func decodeSegments(_ rawPath: String) -> [String]? {
-        guard rawPath.hasPrefix("/") else { return nil }
-        let trimmed = rawPath.dropFirst()
-        if trimmed.isEmpty { return [] }
+        let bytes = rawPath.utf8
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        var start = bytes.index(after: bytes.startIndex)
+        if start == bytes.endIndex { return [] }
         var segments: [String] = []
-        for raw in trimmed.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let segment = PercentDecoding.decode(raw, plusIsSpace: false) else { return nil }
-            segments.append(segment)
+        // Split on the bytes (cheaper than a generic split): a segment ends at each `/` and at the end.
+        var index = start
+        while true {
+            let atEnd = index == bytes.endIndex
+            if atEnd || bytes[index] == UInt8(ascii: "/") {
+                guard let segment = PercentDecoding.decode(Substring(bytes[start..<index]), plusIsSpace: false) else {
+                    return nil
+                }
+                segments.append(segment)
+                if atEnd { return segments }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
         }
-        return segments
     }
 
     private struct Collected {

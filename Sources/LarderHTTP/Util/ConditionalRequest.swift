@@ -1,5 +1,8 @@
 /// Evaluates `If-None-Match` and `If-Modified-Since` (RFC 9110 §13) against a representation's validators.
 public enum ConditionalRequest {
+    /// The request headers this reads (for routes that declare what they read: `Router.add(_:_:reads:_:)`).
+    public static let headers = ["If-None-Match", "If-Modified-Since"]
+
     /// True when the client's copy is current and a 304 is the answer. `If-None-Match`, when present, wins.
     public static func isNotModified(_ headers: HTTPHeaders, etag: String?, lastModified: Int?) -> Bool {
         if let ifNoneMatch = headers["If-None-Match"] {

@@ -1,0 +1,72 @@
+import LarderHTTP
+import LarderTestSupport
+import Testing
+
+/// A route that tells what its handler was given: which headers, which query, which path.
+private func describingRoutes(_ router: inout Router) {
+    router.add(.get, "/shadow/:id", .immediate { request in
+        Response(body: .string("pattern \(request.parameters["id"] ?? "")"))
+    })
+    router.add(.get, "/lean", reads: ["If-None-Match"], .immediate { request in
+        let headers = request.headers.map(\.name).joined(separator: ",")
+        let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return Response(body: .string("headers=\(headers);query=\(query);segments=\(request.segments)"))
+    })
+    // Declared lean, but the pattern above answers it first: it must stay unreachable.
+    router.add(.get, "/shadow/lean", reads: [], .immediate { _ in Response(body: .string("lean")) })
+}
+
+@Suite("Lean routes: a GET of a literal path carries only the headers its route reads")
+struct LeanRouteTests {
+    @Test func aPlainGetCarriesOnlyTheDeclaredHeaders() async throws {
+        try await withServer(routes: describingRoutes) { server in
+            let port = server.port
+            let response = try await onThread {
+                try TestConnection.fetch(port: port, "/lean", headers: [("If-None-Match", "\"x\""), ("X-Other", "y")])
+            }
+            #expect(response.status == 200)
+            #expect(response.text == #"headers=If-None-Match;query=;segments=["lean"]"#)
+        }
+    }
+
+    @Test func aQueryOrAnEncodedPathTakesTheUsualWayToTheSameHandler() async throws {
+        try await withServer(routes: describingRoutes) { server in
+            let port = server.port
+            let (query, encoded) = try await onThread {
+                (try TestConnection.fetch(port: port, "/lean?a=1", headers: [("X-Other", "y")]),
+                 try TestConnection.fetch(port: port, "/l%65an", headers: [("X-Other", "y")]))
+            }
+            #expect(query.status == 200)
+            #expect(query.text.contains("query=a=1"))
+            #expect(query.text.contains("X-Other"), "every header is collected on the usual way: \(query.text)")
+            #expect(encoded.status == 200)
+            #expect(encoded.text.contains("X-Other"))
+            #expect(encoded.text.contains(#"segments=["lean"]"#))
+        }
+    }
+
+    @Test func headOversizeHeadersAndOtherMethodsAnswerAsOnTheUsualWay() async throws {
+        try await withServer(routes: describingRoutes) { server in
+            let port = server.port
+            let (head, big, post) = try await onThread {
+                (try TestConnection(port: port).request("HEAD", "/lean"),
+                 try TestConnection.fetch(port: port, "/lean", headers: [("X-Big", String(repeating: "b", count: 20_000))]),
+                 try TestConnection.fetch(port: port, "POST", "/lean", body: Array("x".utf8)))
+            }
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(Int(head.header("Content-Length") ?? "") ?? 0 > 0)
+            #expect(big.status == 431)
+            #expect(big.errorCode == "headers_too_large")
+            #expect(post.status == 405)
+        }
+    }
+
+    @Test func anEarlierRouteThatMatchesStillWins() async throws {
+        try await withServer(routes: describingRoutes) { server in
+            let port = server.port
+            let response = try await onThread { try TestConnection.fetch(port: port, "/shadow/lean") }
+            #expect(response.text == "pattern lean")
+        }
+    }
+}
