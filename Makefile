@@ -23,9 +23,9 @@ deps:
 		fi; \
 	fi
 
-## build: release build of larder and sample-upstream
+## build: release build of larder and sample-upstream, the Swift runtime linked statically as in the container
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 ## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT); Ctrl-C stops both
 run: build

@@ -5,7 +5,7 @@ set -euo pipefail
 PORT=${1:-8080}
 UPSTREAM_PORT=${2:-8081}
 cd "$(dirname "$0")/.."
-BIN=$(swift build -c release --show-bin-path)
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 UPSTREAM=http://127.0.0.1:$UPSTREAM_PORT
 
 wait_for_port() {  # port, name

@@ -7,7 +7,8 @@ documents, resident memory under load and start-to-ready on a warm cache of 10,0
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
-BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000)."""
+BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000), BENCH_THREADS (Larder's and
+the ceiling's threads, default 1: Larder's default, one epoll loop)."""
 import asyncio
 import hashlib
 import json
@@ -32,6 +33,7 @@ SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "64"))
 WARM_DOCUMENTS = int(os.environ.get("BENCH_WARM_DOCUMENTS", "10000"))
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
 SMALL_DOCUMENTS = 1000
 BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 
@@ -147,7 +149,8 @@ class Processes:
 
 
 def larder_argv(port, cache, rates=True, documents="docs"):
-    argv = [f"{BIN}/larder", "serve", "--port", str(port), "--cache-dir", cache, "--log-level", "warning"]
+    argv = [f"{BIN}/larder", "serve", "--port", str(port), "--cache-dir", cache, "--log-level", "warning",
+            "--threads", str(THREADS)]
     if rates:
         argv += ["--rates-url", f"{UPSTREAM}/rates/eurofxref-hist-90d.xml"]
     if documents:
@@ -239,7 +242,7 @@ def main():
     global WORK, BIN
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the stampede holds 500 sockets
-    BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, capture_output=True,
+    BIN = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
     WORK = tempfile.mkdtemp(prefix="larder-bench-")
     os.chmod(WORK, 0o755)  # nginx's workers read the static folder as their own user
@@ -295,7 +298,7 @@ def run(processes):
                                           "-f", os.path.join(WORK, "varnish.vcl"), "-s", "malloc,256m",
                                           "-n", os.path.join(WORK, "varnish")])
     routes = [f"/{files[key]}={os.path.join(static, files[key])}" for key in paths]
-    ceiling_process = processes.start("ceiling", [ceiling, str(PORTS["ceiling"]), str(os.cpu_count()), *routes])
+    ceiling_process = processes.start("ceiling", [ceiling, str(PORTS["ceiling"]), str(THREADS), *routes])
     peer_paths = {key: f"/{files[key]}" for key in paths}
     for target in TARGETS[1:]:
         for key in paths:
@@ -389,7 +392,8 @@ def median(results, key):
 def report(results, sizes, resync, stampede_figures, starts, larder_rss_end, larder_rss_split):
     lines = [f"## make bench — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
              f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds per target, medians; "
-             f"{os.cpu_count()} cores shared by wrk and the server; bodies: /rates {sizes['rates']} B, "
+             f"{os.cpu_count()} cores shared by wrk and the server; Larder and the ceiling on {THREADS} thread(s); "
+             f"release build with the Swift runtime linked statically (as in the container); bodies: /rates {sizes['rates']} B, "
              f"cross {sizes['cross']} B, list {sizes['list']:,} B, document {sizes['big']:,} B.", "",
              "| scenario | target | req/s | p50 ms | p99 ms | × nginx static | × ceiling | non-2xx/3xx, socket errors |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]

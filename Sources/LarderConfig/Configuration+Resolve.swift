@@ -4,10 +4,10 @@ import Logging
 extension Configuration {
     /// Builds the configuration from flags (which win) and `LARDER_*` variables, validating every value.
     public static func resolve(
-        flags: [Setting: String], environment: [String: String], cores: Int
+        flags: [Setting: String], environment: [String: String]
     ) throws(ConfigurationError) -> Configuration {
         let resolver = Resolver(flags: flags, environment: environment)
-        var configuration = Configuration(cores: cores)
+        var configuration = Configuration()
         try resolver.apply(.host, to: &configuration.host, HostValidation.check)
         try resolver.apply(.port, to: &configuration.port) { try integer($0, in: 0...65535, "is not a port number (0-65535)") }
         try resolver.apply(.cacheDir, to: &configuration.cacheDirectory) { try nonEmpty($0) }

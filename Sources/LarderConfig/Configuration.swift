@@ -13,17 +13,16 @@ public struct Configuration: Sendable, Equatable {
     public var documentsTTL: Duration = .seconds(900)
     /// When set, POST routes need `Authorization: Bearer <token>`.
     public var adminToken: String?
-    public var threads: Int
+    /// 1: one epoll event loop, the fastest mode on the machines measured (`make bench`); more: a poll(2) pool.
+    public var threads = 1
     public var logLevel: Logger.Level = .info
     public var logFormat: LogFormat = .text
     public var clientTimeout: Duration = .seconds(30)
     public var maxConnections = 4096
     public var maxConnectionsPerIP = 1024
 
-    /// The defaults of SPEC §2, with one worker thread per core.
-    public init(cores: Int) {
-        threads = max(1, cores)
-    }
+    /// The defaults of SPEC §2.
+    public init() {}
 }
 
 /// An upstream URL and the format its body is read as.

@@ -13,21 +13,20 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     let factory: PrometheusMetricsFactory
 
     /// Per route and status: the request counter and the route's latency histogram.
-    private struct RouteStatus: Hashable {
+    private struct RouteMetrics: Sendable {
         let route: String
         let status: Int
-    }
-
-    private struct RouteMetrics: Sendable {
         let requests: CoreMetrics.Counter
         let latency: CoreMetrics.Timer
     }
 
-    /// Found with one lock on the hot path.
-    private let routes = Mutex<[RouteStatus: RouteMetrics]>([:])
+    /// Found with one lock on the hot path, by a linear search: a few dozen pairs, and the route
+    /// text is the router's own string, so comparing it is cheaper than hashing it.
+    private let routes = Mutex<[RouteMetrics]>([])
 
-    /// The hit counters of the resources Larder has, made up front so a hit takes no lock.
-    private let hitCounters: [String: (fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
+    /// The hit counters of the resources Larder has, made up front so a hit takes no lock (and,
+    /// searched in a three-element list, no hashing).
+    private let hitCounters: [(resource: String, fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
 
     private struct CounterKey: Hashable {
         let name: String
@@ -49,29 +48,27 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
             .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120),
         ]
         self.factory = factory
-        var hits: [String: (fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)] = [:]
-        for resource in ["rates", "documents", "document"] {
-            hits[resource] = (
-                CoreMetrics.Counter(label: "larder_cache_hits_total", dimensions: [("resource", resource)], factory: factory),
-                CoreMetrics.Counter(label: "larder_cache_stale_hits_total", dimensions: [("resource", resource)], factory: factory))
+        hitCounters = ["rates", "documents", "document"].map { resource in
+            (resource,
+             CoreMetrics.Counter(label: "larder_cache_hits_total", dimensions: [("resource", resource)], factory: factory),
+             CoreMetrics.Counter(label: "larder_cache_stale_hits_total", dimensions: [("resource", resource)], factory: factory))
         }
-        hitCounters = hits
     }
 
     // MARK: - Requests
 
     public func requestCompleted(route: String, status: Int, duration: Duration) {
-        let key = RouteStatus(route: route, status: status)
         let metrics = routes.withLock { routes in
-            if let found = routes[key] { return found }
+            if let found = routes.first(where: { $0.status == status && $0.route == route }) { return found }
             // The factory hands back the same histogram for the same route, whatever the status.
             let made = RouteMetrics(
+                route: route, status: status,
                 requests: CoreMetrics.Counter(
                     label: "larder_http_requests_total", dimensions: [("route", route), ("status", String(status))],
                     factory: factory),
                 latency: CoreMetrics.Timer(
                     label: "larder_http_request_duration_seconds", dimensions: [("route", route)], factory: factory))
-            routes[key] = made
+            routes.append(made)
             return made
         }
         metrics.requests.increment()
@@ -82,7 +79,7 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     // MARK: - Caches
 
     public func hit(_ resource: String, stale: Bool) {
-        if let counters = hitCounters[resource] {
+        if let counters = hitCounters.first(where: { $0.resource == resource }) {
             (stale ? counters.stale : counters.fresh).increment()
             return
         }

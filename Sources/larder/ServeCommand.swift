@@ -33,7 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
     var documentsTTL: String?
     @Option(name: .customLong("admin-token"), help: "Bearer token required by POST routes (default: none required).")
     var adminToken: String?
-    @Option(name: .customLong("threads"), help: "HTTP worker threads (default: one per core).")
+    @Option(name: .customLong("threads"), help: "HTTP threads (default: 1, an epoll event loop; more: a poll(2) pool).")
     var threads: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?
@@ -63,8 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             configuration = try Configuration.resolve(
                 flags: flags,
-                environment: ProcessInfo.processInfo.environment,
-                cores: ProcessInfo.processInfo.activeProcessorCount
+                environment: ProcessInfo.processInfo.environment
             )
         } catch {
             FileHandle.standardError.write(Data("larder serve: \(error)\nSee 'larder serve --help'.\n".utf8))

@@ -23,7 +23,7 @@ struct ConfigurationTests {
     }
 
     @Test func defaultsFollowTheSpec() throws {
-        let configuration = try Configuration.resolve(flags: [:], environment: [:], cores: 2)
+        let configuration = try Configuration.resolve(flags: [:], environment: [:])
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
         #expect(configuration.cacheDirectory == "./larder-cache")
@@ -31,7 +31,7 @@ struct ConfigurationTests {
         #expect(configuration.documents == nil)
         #expect(configuration.ratesTTL == .seconds(3600))
         #expect(configuration.documentsTTL == .seconds(900))
-        #expect(configuration.threads == 2)
+        #expect(configuration.threads == 1)
         #expect(configuration.logLevel == .info)
         #expect(configuration.logFormat == .text)
         #expect(configuration.clientTimeout == .seconds(30))
@@ -48,7 +48,7 @@ struct ConfigurationTests {
             .maxConnections: "100", .maxConnectionsPerIP: "10",
         ]
         #expect(flags.count == Setting.allCases.count)
-        let configuration = try Configuration.resolve(flags: flags, environment: [:], cores: 2)
+        let configuration = try Configuration.resolve(flags: flags, environment: [:])
         #expect(configuration.host == "::1")
         #expect(configuration.port == 0)
         #expect(configuration.cacheDirectory == "/tmp/c")
@@ -68,16 +68,14 @@ struct ConfigurationTests {
     @Test func flagBeatsEnvironmentAndEnvironmentBeatsDefault() throws {
         let configuration = try Configuration.resolve(
             flags: [.port: "9000"],
-            environment: ["LARDER_PORT": "7000", "LARDER_RATES_TTL": "10m", "LARDER_LOG_LEVEL": "warning"],
-            cores: 1
-        )
+            environment: ["LARDER_PORT": "7000", "LARDER_RATES_TTL": "10m", "LARDER_LOG_LEVEL": "warning"])
         #expect(configuration.port == 9000)
         #expect(configuration.ratesTTL == .seconds(600))
         #expect(configuration.logLevel == .warning)
     }
 
     @Test func aBadEnvironmentValueIsIgnoredWhenTheFlagIsGiven() throws {
-        let configuration = try Configuration.resolve(flags: [.port: "1"], environment: ["LARDER_PORT": "nope"], cores: 1)
+        let configuration = try Configuration.resolve(flags: [.port: "1"], environment: ["LARDER_PORT": "nope"])
         #expect(configuration.port == 1)
     }
 
@@ -97,7 +95,7 @@ struct ConfigurationTests {
     ])
     func refusesBadValuesNamingTheFlag(setting: Setting, value: String) {
         #expect {
-            try Configuration.resolve(flags: [setting: value], environment: [:], cores: 1)
+            try Configuration.resolve(flags: [setting: value], environment: [:])
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
             return error.setting == setting && !error.fromEnvironment && error.description.hasPrefix(setting.flag)
@@ -106,7 +104,7 @@ struct ConfigurationTests {
 
     @Test func refusesBadEnvironmentValuesNamingTheVariable() {
         #expect {
-            try Configuration.resolve(flags: [:], environment: ["LARDER_THREADS": "zero"], cores: 1)
+            try Configuration.resolve(flags: [:], environment: ["LARDER_THREADS": "zero"])
         } throws: { error in
             (error as? ConfigurationError)?.description.hasPrefix("LARDER_THREADS (--threads): 'zero'") == true
         }

@@ -54,7 +54,7 @@ final class DocumentsHarness: @unchecked Sendable {
         upstream = try SampleUpstream(
             root: ChildProcess.examplesUpstream, configuration: serverConfiguration, logger: quietLogger)
         try upstream.server.start()
-        configuration = Configuration(cores: 2)
+        configuration = Configuration()
         configuration.port = 0
         configuration.threads = 4
         configuration.cacheDirectory = cacheDirectory

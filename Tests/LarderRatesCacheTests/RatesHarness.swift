@@ -30,7 +30,7 @@ final class RatesHarness: @unchecked Sendable {
         upstream = try SampleUpstream(
             root: ChildProcess.examplesUpstream, configuration: serverConfiguration, logger: quietLogger)
         try upstream.server.start()
-        configuration = Configuration(cores: 2)
+        configuration = Configuration()
         configuration.port = 0
         configuration.threads = 4
         configuration.cacheDirectory = cacheDirectory

@@ -6,7 +6,7 @@ import json, os, re, subprocess, sys, tempfile, time, urllib.request
 
 DURATION = int(os.environ.get("SOAK_SECONDS", "600"))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT,
+BIN = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT,
                      capture_output=True, text=True, check=True).stdout.strip()
 PORT, UPSTREAM_PORT = 18580, 18581
 BASE, UP = f"http://127.0.0.1:{PORT}", f"http://127.0.0.1:{UPSTREAM_PORT}"
