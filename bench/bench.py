@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`make bench`: Larder against nginx static, nginx proxy_cache, Varnish and the bare libmicrohttpd
-ceiling (bench/ceiling.c), all on loopback and serving the same bytes, measured with wrk in
+ceiling (bench/ceiling.c, which also sends Larder's header fields, prepared once), all on loopback
+and serving the same bytes, measured with wrk in
 alternating rounds (A B C D E, A B C D E, …) so that drift on a shared machine hits every target
 alike. Then the figures that are not throughput: a cold-cache stampede, a re-sync of unchanged
 documents, resident memory under load and start-to-ready on a warm cache of 10,000 documents.
@@ -278,10 +279,14 @@ def run(processes):
     os.makedirs(static)
     paths = {"rates": "/rates", "cross": f"/rates?{CROSS_QUERY}", "list": "/documents", "big": f"/documents/{BIG_NAME}"}
     files = {"rates": "rates.json", "cross": "cross.json", "list": "documents.json", "big": BIG_NAME}
-    sizes = {}
+    sizes, fields = {}, {}
     for key, path in paths.items():
-        status, body, _ = request("GET", url("larder", path))
+        status, body, headers = request("GET", url("larder", path))
         assert status == 200, f"{path}: {status}"
+        # The ceiling answers with Larder's header fields too, so both put the same bytes on the wire.
+        fields[key] = [headers.get("Content-Type", "application/json")] + [
+            f"{name}: {value}" for name, value in headers.items()
+            if name.lower() not in ("date", "content-length", "content-type", "connection", "keep-alive")]
         with open(os.path.join(static, files[key]), "wb") as file:
             file.write(body)
         sizes[key] = len(body)
@@ -297,7 +302,7 @@ def run(processes):
     varnish = processes.start("varnish", ["varnishd", "-F", "-a", f"127.0.0.1:{PORTS['varnish']}",
                                           "-f", os.path.join(WORK, "varnish.vcl"), "-s", "malloc,256m",
                                           "-n", os.path.join(WORK, "varnish")])
-    routes = [f"/{files[key]}={os.path.join(static, files[key])}" for key in paths]
+    routes = [f"/{files[key]}={os.path.join(static, files[key])}:" + "|".join(fields[key]) for key in paths]
     ceiling_process = processes.start("ceiling", [ceiling, str(PORTS["ceiling"]), str(THREADS), *routes])
     peer_paths = {key: f"/{files[key]}" for key in paths}
     for target in TARGETS[1:]:

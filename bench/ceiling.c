@@ -3,8 +3,10 @@
 // start. No routing beyond an exact match, no headers built per request: what libmicrohttpd alone
 // costs, which Larder cannot beat.
 //
-// usage: ceiling PORT THREADS URL=FILE[:CONTENT-TYPE] ...
-//   Each URL answers 200 with the file's bytes and a fixed ETag, or 304 when If-None-Match matches.
+// usage: ceiling PORT THREADS URL=FILE[:CONTENT-TYPE][|NAME: VALUE]... ...
+//   Each URL answers 200 with the file's bytes and the given header fields (the ones Larder sends
+//   with that answer, so both put the same bytes on the wire), or 304 when If-None-Match matches
+//   its ETag (the given one, else a fixed one).
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -12,11 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 struct route {
     char *url;
-    char etag[32];
+    char etag[128];
     struct MHD_Response *ok;
     struct MHD_Response *not_modified;
 };
@@ -75,6 +78,8 @@ int main(int argc, char **argv) {
         if (equals == NULL) { fprintf(stderr, "bad route %s\n", argv[i]); return 64; }
         *equals = '\0';
         char *path = equals + 1;
+        char *fields = strchr(path, '|');
+        if (fields != NULL) *fields++ = '\0';
         char *type = strchr(path, ':');
         if (type != NULL) *type++ = '\0';
         struct route *route = &routes[route_count];
@@ -83,10 +88,28 @@ int main(int argc, char **argv) {
         void *bytes = load(path, &size);
         snprintf(route->etag, sizeof route->etag, "\"ceiling-%d-%zu\"", route_count, size);
         route->ok = MHD_create_response_from_buffer(size, bytes, MHD_RESPMEM_PERSISTENT);
-        MHD_add_response_header(route->ok, "Content-Type", type != NULL ? type : "application/json");
-        MHD_add_response_header(route->ok, "ETag", route->etag);
         route->not_modified = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-        MHD_add_response_header(route->not_modified, "ETag", route->etag);
+        int has_etag = 0;
+        while (fields != NULL) {
+            char *next = strchr(fields, '|');
+            if (next != NULL) *next++ = '\0';
+            char *colon = strchr(fields, ':');
+            if (colon == NULL) { fprintf(stderr, "bad header field %s\n", fields); return 64; }
+            *colon = '\0';
+            const char *value = colon + 1 + strspn(colon + 1, " ");
+            MHD_add_response_header(route->ok, fields, value);
+            if (strcasecmp(fields, "Content-Type") != 0) MHD_add_response_header(route->not_modified, fields, value);
+            if (strcasecmp(fields, "ETag") == 0) {
+                snprintf(route->etag, sizeof route->etag, "%s", value);
+                has_etag = 1;
+            }
+            fields = next;
+        }
+        if (!has_etag) {
+            MHD_add_response_header(route->ok, "ETag", route->etag);
+            MHD_add_response_header(route->not_modified, "ETag", route->etag);
+        }
+        MHD_add_response_header(route->ok, "Content-Type", type != NULL ? type : "application/json");
         route_count++;
     }
     // Loopback only, like Larder's default bind address.

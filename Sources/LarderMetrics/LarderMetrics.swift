@@ -57,7 +57,7 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
 
     // MARK: - Requests
 
-    public func requestCompleted(route: String, status: Int, duration: Duration) {
+    public func requestCompleted(route: String, status: Int, nanoseconds: Int64) {
         let metrics = routes.withLock { routes in
             if let found = routes.first(where: { $0.status == status && $0.route == route }) { return found }
             // The factory hands back the same histogram for the same route, whatever the status.
@@ -72,8 +72,7 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
             return made
         }
         metrics.requests.increment()
-        metrics.latency.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000
-            + duration.components.attoseconds / 1_000_000_000)
+        metrics.latency.recordNanoseconds(nanoseconds)
     }
 
     // MARK: - Caches

@@ -34,7 +34,8 @@ public struct Router: Sendable {
         let literal = !segments.contains { $0.hasPrefix(":") || $0.hasPrefix("*") || $0.contains("%") }
         if method == .get, literal, case .notFound = match(.get, segments) {
             leanRoutes.append(LeanRoute(
-                path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, headers: headers))
+                path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler,
+                headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }))
         }
         add(method, pattern, handler)
     }
@@ -80,7 +81,8 @@ struct LeanRoute: Sendable {
     let segments: [String]
     let text: String
     let handler: Handler
-    let headers: [String]
+    /// The names the handler reads, also NUL-terminated for libmicrohttpd (converted once, not per request).
+    let headers: [(name: String, cName: [CChar])]
 }
 
 private struct Route: Sendable {

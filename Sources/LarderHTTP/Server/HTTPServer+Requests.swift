@@ -6,7 +6,7 @@ extension HTTPServer {
     func beginRequest(targetLength: Int) -> RequestContext {
         inFlight.add(1, ordering: .relaxed)
         return RequestContext(
-            targetLength: targetLength, started: accessLogEnabled || observer != nil ? .now : nil)
+            targetLength: targetLength, started: accessLogEnabled || observer != nil ? MonotonicNanoseconds.now : 0)
     }
 
     func endRequest(_ context: RequestContext) {
@@ -143,12 +143,12 @@ extension HTTPServer {
             result = MHD_queue_response(connection, UInt32(response.status.rawValue), made)
             MHD_destroy_response(made)
         }
-        if let started = context.started {
-            let elapsed = ContinuousClock.now - started
-            observer?.requestCompleted(route: context.route, status: response.status.rawValue, duration: elapsed)
+        if context.started != 0 {
+            let elapsed = MonotonicNanoseconds.now - context.started
+            observer?.requestCompleted(route: context.route, status: response.status.rawValue, nanoseconds: elapsed)
             guard accessLogEnabled else { return result }
             logger.debug("\(context.method) \(context.path) \(response.status.rawValue)", metadata: [
-                "duration_us": "\(elapsed.components.attoseconds / 1_000_000_000_000 + elapsed.components.seconds * 1_000_000)",
+                "duration_us": "\(elapsed / 1000)",
             ])
         }
         return result

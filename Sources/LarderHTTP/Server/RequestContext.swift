@@ -20,14 +20,14 @@ final class RequestContext: @unchecked Sendable {
     var connection: OpaquePointer?
     /// The answer of a suspending handler, queued when libmicrohttpd calls back after the resume.
     var resumedResponse: Response?
-    /// When the request arrived, if access logging or an observer is on.
-    let started: ContinuousClock.Instant?
+    /// When the request arrived (`MonotonicNanoseconds`), if access logging or an observer is on; else 0.
+    let started: Int64
     var method = ""
     var path = ""
     /// The matched route pattern, for the observer.
     var route = "unmatched"
 
-    init(targetLength: Int, started: ContinuousClock.Instant?) {
+    init(targetLength: Int, started: Int64) {
         self.targetLength = targetLength
         self.started = started
     }

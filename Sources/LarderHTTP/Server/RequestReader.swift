@@ -59,10 +59,9 @@ enum RequestReader {
         guard let route = router.leanRoute(verb, rawPath: url),
               larder_header_bytes(connection) <= configuration.maxHeaderBytes else { return nil }
         var headers = HTTPHeaders()
-        for name in route.headers {
-            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) {
-                headers.add(name, String(cString: value))
-            }
+        for (name, cName) in route.headers {
+            let value = cName.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
+            if let value { headers.add(name, String(cString: value)) }
         }
         return (Request(method: verb, rawPath: route.text, segments: route.segments, headers: headers), route)
     }
