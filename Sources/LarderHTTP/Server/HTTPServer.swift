@@ -3,8 +3,8 @@ import Glibc
 import Logging
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: a thread pool, a router, suspend/resume for handlers
-/// that `await`, and a graceful stop.
+/// An HTTP/1.1 server on libmicrohttpd: an epoll thread or a thread pool, a router, suspend/resume
+/// for handlers that `await`, and a graceful stop.
 ///
 /// One thread is an epoll event loop, the fastest mode of libmicrohttpd (`make bench`). Several
 /// threads are a pool polling with poll(2), not epoll: 0.9.75 in epoll mode with more than one
