@@ -9,7 +9,7 @@ documents, resident memory under load and start-to-ready on a warm cache of 10,0
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000), BENCH_THREADS (Larder's and
-the ceiling's threads, default 1: Larder's default, one epoll loop)."""
+the ceiling's threads, default 1: Larder's default)."""
 import asyncio
 import hashlib
 import json

@@ -1,5 +1,5 @@
 // The ceiling of Larder's stack for `make bench`: libmicrohttpd in the daemon mode Larder uses
-// (one thread: an epoll loop; more: a poll(2) pool; suspend/resume allowed), answering each URL from one buffer prepared at
+// (poll(2), one thread or a pool, suspend/resume allowed), answering each URL from one buffer prepared at
 // start. No routing beyond an exact match, no headers built per request: what libmicrohttpd alone
 // costs, which Larder cannot beat.
 //
@@ -115,8 +115,7 @@ int main(int argc, char **argv) {
     // Loopback only, like Larder's default bind address.
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    unsigned int flags = (threads > 1 ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_EPOLL_INTERNAL_THREAD)
-        | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
     struct MHD_Daemon *daemon = MHD_start_daemon(
         flags, (uint16_t)port, NULL, NULL, answer, NULL,
         // A pool of one is the internal thread alone (MHD warns otherwise), as in Larder.

@@ -13,7 +13,7 @@ public struct Configuration: Sendable, Equatable {
     public var documentsTTL: Duration = .seconds(900)
     /// When set, POST routes need `Authorization: Bearer <token>`.
     public var adminToken: String?
-    /// 1: one epoll event loop, the fastest mode on the machines measured (`make bench`); more: a poll(2) pool.
+    /// 1: one server thread, the fastest on the machines measured (`make bench`); more: a pool.
     public var threads = 1
     public var logLevel: Logger.Level = .info
     public var logFormat: LogFormat = .text

@@ -33,7 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
     var documentsTTL: String?
     @Option(name: .customLong("admin-token"), help: "Bearer token required by POST routes (default: none required).")
     var adminToken: String?
-    @Option(name: .customLong("threads"), help: "HTTP threads (default: 1, an epoll event loop; more: a poll(2) pool).")
+    @Option(name: .customLong("threads"), help: "HTTP server threads (default: 1; more make a pool).")
     var threads: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?

@@ -30,9 +30,9 @@ struct ConcurrencyTests {
         }
     }
 
-    /// Waves of 300 keep-alive connections opened while the previous wave closes, on one epoll
-    /// thread and on a poll pool: libmicrohttpd 0.9.75 in epoll mode with several threads dropped
-    /// 128-connection batches here, which is why a pool polls.
+    /// Waves of 300 keep-alive connections opened while the previous wave closes, on one thread and
+    /// on a pool: libmicrohttpd 0.9.75 in epoll mode dropped 128-connection batches here with several
+    /// threads, and one connection now and then with one thread, which is why the server polls.
     @Test(arguments: [1, 2])
     func connectionChurnNeverDropsConnections(threads: Int) async throws {
         raiseOpenFileLimit()

@@ -3,13 +3,13 @@ import Glibc
 import Logging
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: an epoll thread or a thread pool, a router, suspend/resume
-/// for handlers that `await`, and a graceful stop.
+/// An HTTP/1.1 server on libmicrohttpd: one thread or a thread pool, a router, suspend/resume for
+/// handlers that `await`, and a graceful stop.
 ///
-/// One thread is an epoll event loop, the fastest mode of libmicrohttpd (`make bench`). Several
-/// threads are a pool polling with poll(2), not epoll: 0.9.75 in epoll mode with more than one
-/// thread (its own pool, or several daemons sharing the port) closes batches of live keep-alive
-/// connections under connection churn; `connectionChurnNeverDropsConnections` reproduces it.
+/// It polls with poll(2), not epoll: libmicrohttpd 0.9.75 in epoll mode loses live keep-alive
+/// connections under connection churn — batches of 128 with several threads (its own pool, or
+/// several daemons sharing the port), and now and then one with a single thread (a read that
+/// never got its answer); `connectionChurnNeverDropsConnections` reproduces both.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let router: Router
@@ -61,8 +61,8 @@ public final class HTTPServer: @unchecked Sendable {
         let sink = UnsafeMutablePointer<larder_log_sink>.allocate(capacity: 1)
         let this = Unmanaged.passRetained(self)
         sink.initialize(to: larder_log_sink(fn: larderMHDLog, context: this.toOpaque()))
-        let loop = configuration.threads <= 1 ? MHD_USE_EPOLL_INTERNAL_THREAD : MHD_USE_POLL_INTERNAL_THREAD
-        var flags = loop.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        var flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options = larder_daemon_options(
             thread_pool_size: UInt32(max(1, configuration.threads)),
