@@ -1,7 +1,7 @@
 // The ceiling of Larder's stack for `make bench`: libmicrohttpd in the daemon mode Larder uses
-// (poll(2), one thread or a pool, suspend/resume allowed), answering each URL from one buffer prepared at
-// start. No routing beyond an exact match, no headers built per request: what libmicrohttpd alone
-// costs, which Larder cannot beat.
+// (poll(2), one thread or a pool, suspend/resume allowed), answering each URL from one buffer
+// prepared at start. No routing beyond an exact match, no headers built per request: what
+// libmicrohttpd alone costs, which Larder cannot beat.
 //
 // usage: ceiling PORT THREADS URL=FILE[:CONTENT-TYPE][|NAME: VALUE]... ...
 //   Each URL answers 200 with the file's bytes and the given header fields (the ones Larder sends
