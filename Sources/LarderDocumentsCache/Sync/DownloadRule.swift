@@ -1,3 +1,4 @@
+import Foundation
 import LarderFreshness
 import LarderStore
 
@@ -16,11 +17,18 @@ enum DownloadRule {
         guard let file else { return .download(conditional: false) }
         if let sha256 = entry.sha256, sha256 != file.sha256 { return .download(conditional: false) }
         if let size = entry.size, size != file.size { return .download(conditional: false) }
-        // An unchanged index (304) says nothing new about timestamps.
-        guard indexChanged else { return .skip }
         let cached = Timestamps(createdAt: file.createdAt, updatedAt: file.updatedAt)
         let upstream = Timestamps(createdAt: entry.createdAt, updatedAt: entry.updatedAt)
+        // An unchanged index (304) says nothing new, so a missing timestamp is no reason to fetch again;
+        // but a held entry newer than the mirrored copy (its last download failed) is retried.
+        guard indexChanged else { return isNewer(upstream, than: cached) ? .download(conditional: true) : .skip }
         if FreshnessRules.isRegression(cached: cached, upstream: upstream) { return .regression }
         return FreshnessRules.isStale(cached: cached, upstream: upstream) ? .download(conditional: true) : .skip
+    }
+
+    /// Both sides carry the timestamp and the upstream's is later.
+    private static func isNewer(_ upstream: Timestamps, than cached: Timestamps) -> Bool {
+        func later(_ a: Date?, _ b: Date?) -> Bool { if let a, let b { a > b } else { false } }
+        return later(upstream.updatedAt, cached.updatedAt) || later(upstream.createdAt, cached.createdAt)
     }
 }
