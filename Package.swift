@@ -194,6 +194,7 @@ let package = Package(
             name: "LarderRatesCacheTests",
             dependencies: [
                 "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig", "LarderStore", "LarderFreshness", "LarderHTTP",
+                "LarderServing",
                 "SampleUpstream", "LarderTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]

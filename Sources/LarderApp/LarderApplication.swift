@@ -41,9 +41,10 @@ public struct LarderApplication: Sendable {
         self.store = store
         client = UpstreamClient(limits: upstreamLimits, version: LarderVersion.current, logger: logger)
         if let upstream = configuration.rates, let store {
-            rates = try RatesCache(
-                upstream: upstream, ttl: configuration.ratesTTL, store: store, client: client, clock: clock,
-                events: metrics, logger: logger)
+            let settings = RatesCache.Settings(
+                upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
+                pollInterval: configuration.ratesPollInterval, maxBytes: configuration.ratesMaxBytes)
+            rates = try RatesCache(settings, store: store, client: client, clock: clock, events: metrics, logger: logger)
         } else {
             rates = nil
         }
@@ -77,12 +78,15 @@ public struct LarderApplication: Sendable {
             .register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
         if let rates {
-            RatesRoutes(cache: rates, adminToken: configuration.adminToken).register(on: &router)
+            RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
+                .register(on: &router)
         } else {
             DisabledResourceRoutes.rates.register(on: &router)
         }
         if let documents {
-            DocumentsRoutes(cache: documents, adminToken: configuration.adminToken).register(on: &router)
+            DocumentsRoutes(
+                cache: documents, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.documentsCORS)
+            ).register(on: &router)
         } else {
             DisabledResourceRoutes.documents.register(on: &router)
         }
@@ -130,5 +134,16 @@ extension ServerConfiguration {
         connectionTimeoutSeconds = Int(configuration.clientTimeout.components.seconds)
         maxConnections = configuration.maxConnections
         maxConnectionsPerIP = min(configuration.maxConnectionsPerIP, configuration.maxConnections)
+    }
+}
+
+extension CORSPolicy {
+    /// The HTTP layer's policy for a `--rates-cors` / `--documents-cors` value.
+    init(_ origins: AllowedOrigins) {
+        switch origins {
+        case .none: self = .none
+        case .any: self = .anyOrigin
+        case .list(let list): self = .origins(list)
+        }
     }
 }

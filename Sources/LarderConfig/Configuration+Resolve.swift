@@ -29,6 +29,14 @@ extension Configuration {
         try resolver.apply(.adminToken, to: &adminToken) { try token($0) }
         configuration.adminToken = adminToken
 
+        try resolver.apply(.ratesSchedule, to: &configuration.ratesSchedule) {
+            try choice($0, RatesSchedule.allCases.map { ($0.rawValue, $0) })
+        }
+        try resolver.apply(.ratesPollInterval, to: &configuration.ratesPollInterval) { try duration($0, atMost: .seconds(86400)) }
+        try resolver.apply(.ratesMaxBytes, to: &configuration.ratesMaxBytes) { try byteCount($0) }
+        try resolver.apply(.ratesCORS, to: &configuration.ratesCORS) { try origins($0) }
+        try resolver.apply(.documentsCORS, to: &configuration.documentsCORS) { try origins($0) }
+
         var ratesFormat = RatesFormat.auto
         try resolver.apply(.ratesFormat, to: &ratesFormat) { try choice($0, RatesFormat.allCases.map { ($0.rawValue, $0) }) }
         var ratesURL: String?
@@ -98,6 +106,41 @@ private func duration(_ raw: String, atMost limit: Duration = .seconds(365 * 864
         throw Problem("is out of range (more than 0, at most \(limit.components.seconds)s)")
     }
     return value
+}
+
+/// A byte count: a number of bytes, or with a binary unit (`512k`, `32m`, `1g`; also `KiB`, `MiB`, `GiB`).
+private func byteCount(_ raw: String) throws(Problem) -> Int {
+    let units: [(String, Int)] = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30)]
+    let lower = raw.lowercased()
+    let (digits, multiplier) = units.first { lower.hasSuffix($0.0) }.map { (String(lower.dropLast($0.0.count)), $0.1) }
+        ?? (lower, 1)
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(digits),
+          case let (bytes, overflow) = count.multipliedReportingOverflow(by: multiplier), !overflow,
+          bytes >= 1024, bytes <= 1 << 40 else {
+        throw Problem("is not a size from 1024 bytes to 1 TiB (use bytes, or 512k, 32m, 1g)")
+    }
+    return bytes
+}
+
+/// `*`, `none`, or a comma list of origins such as `https://app.example,http://localhost:3000`.
+private func origins(_ raw: String) throws(Problem) -> AllowedOrigins {
+    let text = raw.trimmingCharacters(in: .whitespaces)
+    if text == "*" { return .any }
+    if text.lowercased() == "none" { return .none }
+    var list: [String] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let candidate = part.trimmingCharacters(in: .whitespaces)
+        // An origin is a scheme, a host and an optional port: nothing else, not even a trailing slash.
+        guard let components = URLComponents(string: candidate), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+              components.path.isEmpty, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil else {
+            throw Problem("is not *, none, or a comma list of origins like https://app.example or http://localhost:3000 ('\(candidate)' is not an origin)")
+        }
+        let origin = "\(scheme)://\(host.lowercased())" + (components.port.map { ":\($0)" } ?? "")
+        if !list.contains(origin) { list.append(origin) }
+    }
+    return .list(list)
 }
 
 private func choice<Value>(_ raw: String, _ options: [(String, Value)]) throws(Problem) -> Value {

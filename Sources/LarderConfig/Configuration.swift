@@ -8,9 +8,19 @@ public struct Configuration: Sendable, Equatable {
     /// nil when `--rates-url` is not set: the rates routes are disabled.
     public var rates: UpstreamResource<RatesFormat>?
     public var ratesTTL: Duration = .seconds(3600)
+    /// When the rates go stale: a TTL, or the ECB's publication calendar (SPEC §4.10).
+    public var ratesSchedule: RatesSchedule = .auto
+    /// Under a publication calendar, how often a late publication is polled for.
+    public var ratesPollInterval: Duration = .seconds(600)
+    /// The largest rates body taken from the upstream, counted after decompression (SPEC §6).
+    public var ratesMaxBytes = 32 * 1024 * 1024
+    /// Which web origins may read `/rates*`, `/currencies` and the Frankfurter routes (SPEC §3).
+    public var ratesCORS: AllowedOrigins = .any
     /// nil when `--documents-url` is not set: the documents routes are disabled.
     public var documents: UpstreamResource<DocumentsFormat>?
     public var documentsTTL: Duration = .seconds(900)
+    /// Which web origins may read `/documents*`: none by default, as a mirror may hold private documents.
+    public var documentsCORS: AllowedOrigins = .none
     /// When set, POST routes need `Authorization: Bearer <token>`.
     public var adminToken: String?
     /// 1: one server thread, the fastest on the machines measured (`make bench`); more: a pool.
@@ -39,6 +49,19 @@ public struct UpstreamResource<Format: Sendable & Equatable>: Sendable, Equatabl
 /// How `--rates-url` bodies are read (SPEC §5).
 public enum RatesFormat: String, Sendable, CaseIterable {
     case auto, ecb, pipe, json
+}
+
+/// When cached rates go stale (SPEC §4.10): `auto` follows the ECB's calendar for an ECB feed, else the TTL.
+public enum RatesSchedule: String, Sendable, CaseIterable {
+    case auto, ecb, ttl
+}
+
+/// Which web origins may read a resource's answers (`--rates-cors`, `--documents-cors`).
+public enum AllowedOrigins: Sendable, Equatable {
+    case none
+    case any
+    /// Serialized origins, `scheme://host[:port]`, lowercase.
+    case list([String])
 }
 
 /// How `--documents-url` indexes are read (SPEC §5).

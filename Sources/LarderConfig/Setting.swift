@@ -16,6 +16,11 @@ public enum Setting: String, CaseIterable, Sendable {
     case clientTimeout = "client-timeout"
     case maxConnections = "max-connections"
     case maxConnectionsPerIP = "max-connections-per-ip"
+    case ratesSchedule = "rates-schedule"
+    case ratesPollInterval = "rates-poll-interval"
+    case ratesCORS = "rates-cors"
+    case documentsCORS = "documents-cors"
+    case ratesMaxBytes = "rates-max-bytes"
 
     /// `--rates-ttl`
     public var flag: String { "--\(rawValue)" }

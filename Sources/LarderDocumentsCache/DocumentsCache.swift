@@ -25,7 +25,7 @@ public final class DocumentsCache: Sendable {
     let events: any CacheEvents
     let logger: Logger
 
-    /// Loads the mirror (clearing it when `--documents-url` changed) and cleans the directory of
+    /// Loads the mirror (kept, served stale, when `--documents-url` changed: SPEC §4.9) and cleans the directory of
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
     public init(
         upstream: UpstreamResource<DocumentsFormat>, ttl: Duration, store: Store, directory: String,
@@ -34,8 +34,10 @@ public final class DocumentsCache: Sendable {
         self.clock = clock
         self.events = events
         self.logger = logger
-        if try store.prepare(resource: DocumentEntryRecord.resource, upstreamURL: upstream.url) {
-            logger.notice("documents: the upstream URL changed; cleared the mirror")
+        let upstreamSwitch = UpstreamSwitch(
+            pending: try store.prepare(resource: DocumentEntryRecord.resource, upstreamURL: upstream.url))
+        if upstreamSwitch.isPending {
+            logger.notice("documents: the upstream URL changed; the mirror is served, marked stale, until the new upstream's index is synced")
         }
         mirror = try MirrorDirectory(path: directory)
         let item = try store.item(resource: DocumentEntryRecord.resource, key: DocumentsSync.indexKey)
@@ -50,9 +52,10 @@ public final class DocumentsCache: Sendable {
         self.downloads = downloads
         let sync = DocumentsSync(
             upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
-            indexMaxBytes: Self.indexMaxBytes, events: events, logger: logger)
+            indexMaxBytes: Self.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
-            name: "documents", ttl: ttl, clock: clock, fetchedAt: item?.fetchedAt, logger: logger
+            name: "documents", schedule: TTLSchedule(ttl: ttl), clock: clock, fetchedAt: item?.fetchedAt,
+            upstreamSwitch: upstreamSwitch, logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)

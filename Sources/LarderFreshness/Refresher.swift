@@ -12,7 +12,10 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     public typealias Attempt = @Sendable (_ contactAt: Date) async -> Result<Outcome, RefreshError>
 
     public let name: String
-    public let ttl: Duration
+    /// When the item goes stale and when the upstream is asked again.
+    public let schedule: any RefreshSchedule
+    /// Set while the cached copy came from a previous upstream URL: it is stale whatever the schedule says.
+    public let upstreamSwitch: UpstreamSwitch
     public let clock: any FreshnessClock
     let backoff: Backoff
     let logger: Logger
@@ -24,17 +27,32 @@ public final class Refresher<Outcome: Sendable>: Sendable {
 
     /// `fetchedAt` is the stored `fetched_at` of the cached copy, nil when nothing is cached.
     public init(
-        name: String, ttl: Duration, clock: any FreshnessClock, fetchedAt: Date?,
+        name: String, schedule: any RefreshSchedule, clock: any FreshnessClock, fetchedAt: Date?,
+        upstreamSwitch: UpstreamSwitch = UpstreamSwitch(pending: false),
         backoff: Backoff? = nil, logger: Logger, attempt: @escaping Attempt
     ) {
         self.name = name
-        self.ttl = ttl
+        self.schedule = schedule
+        self.upstreamSwitch = upstreamSwitch
         self.clock = clock
-        self.backoff = backoff ?? Backoff(cap: ttl)
+        self.backoff = backoff ?? Backoff(cap: schedule.retryCap)
         self.logger = logger
         self.attempt = attempt
         state = Mutex(RefreshStatus(fetchedAt: fetchedAt))
     }
+
+    /// A refresher on a plain TTL (SPEC §4.1).
+    public convenience init(
+        name: String, ttl: Duration, clock: any FreshnessClock, fetchedAt: Date?,
+        backoff: Backoff? = nil, logger: Logger, attempt: @escaping Attempt
+    ) {
+        self.init(
+            name: name, schedule: TTLSchedule(ttl: ttl), clock: clock, fetchedAt: fetchedAt, backoff: backoff,
+            logger: logger, attempt: attempt)
+    }
+
+    /// The nominal lifetime of a copy (the TTL, or the poll interval of a calendar).
+    public var ttl: Duration { schedule.ttl }
 
     /// What `/status` shows: the last success, attempt and error, and when the next refresh is due.
     public var status: RefreshStatus {
@@ -47,19 +65,32 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     }
 
     public var isExpired: Bool {
-        FreshnessRules.isExpired(fetchedAt: fetchedAt, ttl: ttl, now: clock.now)
+        upstreamSwitch.isPending || schedule.isExpired(fetchedAt: fetchedAt, now: clock.now)
     }
 
     /// Everything a request needs to know about the item's freshness, read with one clock read and one lock.
     public func freshness() -> Freshness {
         let now = clock.now
-        return state.withLock { status in
-            let expired = FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: ttl, now: now)
+        let status = state.withLock { ($0.fetchedAt, $0.retryAt, $0.lastError?.kind.rawValue) }
+        let (fetchedAt, retryAt, lastErrorKind) = status
+        guard let fetchedAt else {
             return Freshness(
-                now: now, ttl: ttl, fetchedAt: status.fetchedAt, isExpired: expired,
-                isDue: expired && (status.retryAt.map { $0 <= now } ?? true),
-                lastErrorKind: status.lastError?.kind.rawValue)
+                now: now, fetchedAt: nil, expiresAt: nil, isExpired: true,
+                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: lastErrorKind, schedule: schedule)
         }
+        if upstreamSwitch.isPending {
+            // A copy of the previous upstream: stale since it was fetched, replaced as soon as the new one answers.
+            return Freshness(
+                now: now, fetchedAt: fetchedAt, expiresAt: min(fetchedAt, now), isExpired: true,
+                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: UpstreamSwitch.staleDetail, schedule: schedule)
+        }
+        let expiresAt = schedule.expiry(fetchedAt: fetchedAt)
+        let expired = now >= expiresAt
+        // Expired, not backing off, and (under a calendar's polling) not contacted too recently.
+        let due = expired && (retryAt.map { $0 <= now } ?? true) && schedule.nextContact(fetchedAt: fetchedAt) <= now
+        return Freshness(
+            now: now, fetchedAt: fetchedAt, expiresAt: expiresAt, isExpired: expired, isDue: due,
+            lastErrorKind: lastErrorKind, schedule: schedule)
     }
 
     public var isRefreshing: Bool { flight.isRunning(0) }
@@ -118,16 +149,12 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         flight.cancelAll()
     }
 
-    /// When the scheduler refreshes next: the retry time after a failure, else a little before expiry.
+    /// When the scheduler refreshes next: the retry time after a failure, else what the schedule says.
     func nextDue() -> Date {
-        state.withLock { status in
-            if let retryAt = status.retryAt { return retryAt }
-            guard let fetchedAt = status.fetchedAt else { return clock.now }
-            // Refresh ahead of expiry by a tenth of the TTL (at most a minute), so a healthy
-            // upstream never lets the item expire.
-            let lead = min(ttl.timeInterval / 10, 60)
-            return fetchedAt.addingTimeInterval(ttl.timeInterval - lead)
-        }
+        let (retryAt, fetchedAt) = state.withLock { ($0.retryAt, $0.fetchedAt) }
+        if let retryAt { return retryAt }
+        guard let fetchedAt, !upstreamSwitch.isPending else { return clock.now }
+        return schedule.nextContact(fetchedAt: fetchedAt)
     }
 
     private func record(_ result: Result<Outcome, RefreshError>, at started: Date) {
@@ -147,6 +174,9 @@ public final class Refresher<Outcome: Sendable>: Sendable {
                 status.retryAt = now.addingTimeInterval(backoff.delay(afterFailures: status.failures).timeInterval)
             }
         }
+        if case .success = result {
+            schedule.settle(fetchedAt: started)
+        }
         if case .failure(let error) = result {
             logger.warning("\(name) refresh failed: \(error.message)", metadata: ["error_kind": "\(error.kind.rawValue)"])
         }
@@ -156,14 +186,17 @@ public final class Refresher<Outcome: Sendable>: Sendable {
 /// An item's freshness at one instant (`Refresher.freshness()`).
 public struct Freshness: Sendable {
     public let now: Date
-    public let ttl: Duration
     /// The last time the upstream confirmed or replaced the item; nil when never.
     public let fetchedAt: Date?
+    /// When that copy stops (or stopped) being fresh; nil when never fetched.
+    public let expiresAt: Date?
     public let isExpired: Bool
     /// Expired and not backing off: a request should start a background refresh.
     public let isDue: Bool
     /// The kind of the last refresh's error, when it failed.
     public let lastErrorKind: String?
+    /// The schedule the expiry came from (for a copy whose `fetched_at` was never recorded).
+    public let schedule: any RefreshSchedule
 }
 
 /// A snapshot of one item's refresh history, for `/status` and stale `Cache-Status` details.

@@ -103,6 +103,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
         counter("larder_upstream_regressions_refused_total", [("resource", resource)]).increment()
     }
 
+    public func publicationMissed(_ resource: String) {
+        counter("larder_publications_missed_total", [("resource", resource)]).increment()
+    }
+
     /// Sets a gauge (documents count and bytes, seconds since the last success), read at scrape time.
     public func gauge(_ name: String, _ dimensions: [(String, String)] = [], _ value: Double) {
         CoreMetrics.Gauge(label: name, dimensions: dimensions, factory: factory).record(value)

@@ -2,90 +2,158 @@ import Foundation
 import LarderConfig
 import LarderFreshness
 import LarderRates
+import LarderServing
 import LarderStore
 import LarderUpstream
 import Logging
-import LarderServing
 
-/// The cached exchange rates: the store's days, the newest one prepared for serving, and the
-/// refresher that keeps them fresh.
+/// The cached exchange rates: every stored day in memory, prepared for serving, and the refresher
+/// that keeps them fresh on a TTL or the ECB's publication calendar.
 public final class RatesCache: Sendable {
-    /// The upstream body cap (SPEC §6), counted after decompression.
-    public static let defaultMaxBytes = 8 * 1024 * 1024
     /// How long a request with nothing cached waits for the first fetch (SPEC §4.5).
     public static let coldWait: Duration = .seconds(10)
+
+    /// What the rates cache is told at start (SPEC §2, §4.10, §6).
+    public struct Settings: Sendable {
+        public var upstream: UpstreamResource<RatesFormat>
+        public var ttl: Duration
+        public var schedule: RatesSchedule
+        public var pollInterval: Duration
+        public var maxBytes: Int
+
+        public init(
+            upstream: UpstreamResource<RatesFormat>, ttl: Duration, schedule: RatesSchedule = .auto,
+            pollInterval: Duration = .seconds(600), maxBytes: Int = 32 * 1024 * 1024
+        ) {
+            self.upstream = upstream
+            self.ttl = ttl
+            self.schedule = schedule
+            self.pollInterval = pollInterval
+            self.maxBytes = maxBytes
+        }
+    }
 
     public let refresher: Refresher<RatesRefreshOutcome>
     let store: Store
     let events: any CacheEvents
     let logger: Logger
+    /// Set when the ECB calendar may decide freshness (`ecb`, or `auto`); nil under a plain TTL.
+    let calendar: ECBSchedule?
     private let snapshot: Published<RatesSnapshot>
 
-    /// Loads what the store holds (clearing it first when `--rates-url` changed) so a restart serves at once.
+    /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
+    /// stale, until the new upstream delivers (SPEC §4.9).
     public init(
-        upstream: UpstreamResource<RatesFormat>, ttl: Duration, store: Store, client: UpstreamClient,
-        clock: any FreshnessClock, maxBytes: Int = RatesCache.defaultMaxBytes,
+        _ settings: Settings, store: Store, client: UpstreamClient, clock: any FreshnessClock,
         events: any CacheEvents = NoCacheEvents(), logger: Logger
     ) throws(StoreError) {
         self.store = store
         self.events = events
         self.logger = logger
-        if try store.prepare(resource: RateSetRecord.resource, upstreamURL: upstream.url) {
-            logger.notice("rates: the upstream URL changed; cleared the cached rates")
+        let upstreamSwitch = UpstreamSwitch(
+            pending: try store.prepare(resource: RateSetRecord.resource, upstreamURL: settings.upstream.url))
+        if upstreamSwitch.isPending {
+            logger.notice("rates: the upstream URL changed; the cached rates are served, marked stale, until the new upstream delivers")
         }
         let latest = try store.latestRateSet()
-        let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey)
-        let published = Published(latest.flatMap(RatesSnapshot.init))
+        let history = try Self.loadHistory(store, logger: logger)
+        let published = Published(latest.flatMap { RatesSnapshot($0, history: history) })
         snapshot = published
+        let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey)
+
+        let calendar: ECBSchedule?
+        switch settings.schedule {
+        case .ttl:
+            calendar = nil
+        case .ecb, .auto:
+            let detected = settings.upstream.format == .auto ? try store.detectedFormat(resource: RateSetRecord.resource) : nil
+            let isECB = settings.schedule == .ecb || settings.upstream.format == .ecb || detected == "ecb"
+            calendar = ECBSchedule(
+                active: isECB, latest: latest.flatMap { RateDate($0.date) }, pollInterval: settings.pollInterval,
+                ttl: settings.ttl, events: events)
+        }
+        self.calendar = calendar
+        let followsFormat = settings.schedule == .auto
         let sync = RatesSync(
-            upstream: upstream, store: store, client: client, maxBytes: maxBytes, events: events, logger: logger)
-        let reload = Reloader(store: store, logger: logger)
+            upstream: settings.upstream, store: store, client: client, maxBytes: settings.maxBytes,
+            upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
-            name: "rates", ttl: ttl, clock: clock, fetchedAt: latest == nil ? nil : item?.fetchedAt, logger: logger
+            name: "rates", schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
+            fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
             events.refreshed("rates", duration: ContinuousClock.now - started)
-            if case .success(let outcome) = result, outcome.changed, let fresh = reload.latest() {
+            guard case .success(let applied) = result else { return result.map(\.outcome) }
+            if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
             }
-            return result
+            calendar?.observe(
+                latest: published.current?.set.date,
+                isECB: followsFormat ? applied.format.map { $0 == .ecb } : nil)
+            return .success(applied.outcome)
         }
     }
 
     /// The newest day prepared for serving; nil while nothing is cached.
     var current: RatesSnapshot? { snapshot.current }
 
-    /// The stored day `date` or the latest before it.
-    func set(onOrBefore date: RateDate) throws(StoreError) -> (RateSet, storedAt: Date)? {
-        guard let record = try store.rateSet(onOrBefore: date.description), let set = RateSet(record) else {
-            return nil
+    /// Every stored day's rendered object; days stored before objects were kept are rendered and saved once.
+    private static func loadHistory(_ store: Store, logger: Logger) throws(StoreError) -> RatesHistory {
+        var days = try store.rateDays()
+        let missing = days.filter { $0.ratesJSON == nil }.map(\.date)
+        if !missing.isEmpty {
+            var rendered: [(date: String, json: [UInt8])] = []
+            for record in try store.rateSets(datesInOrder: missing) {
+                if let set = RateSet(record) { rendered.append((record.date, RatesObjectReader.object(for: set))) }
+            }
+            try store.saveRatesJSON(rendered)
+            let byDate = Dictionary(rendered, uniquingKeysWith: { first, _ in first })
+            for index in days.indices where days[index].ratesJSON == nil {
+                days[index].ratesJSON = byDate[days[index].date]
+            }
+            logger.info("rates: rendered \(rendered.count) stored day(s) once for the served history")
         }
-        return (set, record.storedAt)
+        return RatesHistory(days.compactMap { day in
+            guard let date = RateDate(day.date), let object = day.ratesJSON else { return nil }
+            return (date, day.base, day.storedAt, object)
+        })
     }
 }
 
-/// Reads the newest stored day after a commit.
-private struct Reloader: Sendable {
-    let store: Store
-    let logger: Logger
+extension RatesSnapshot {
+    /// The snapshot of a stored newest day and the history.
+    convenience init?(_ record: RateSetRecord, history: RatesHistory) {
+        guard let set = RateSet(record) else { return nil }
+        self.init(latest: set, storedAt: record.storedAt, history: history)
+    }
 
-    func latest() -> RatesSnapshot? {
-        do {
-            return try store.latestRateSet().flatMap(RatesSnapshot.init)
-        } catch {
-            logger.error("rates: cannot read the committed rates back: \(error)")
-            return nil
-        }
+    /// The snapshot after a commit: the written days merged into the history (or replacing it whole).
+    static func after(_ applied: RatesSync.Applied, current: RatesSnapshot?, storedAt: Date) -> RatesSnapshot? {
+        let base = applied.replacedAll ? RatesHistory() : current?.history ?? RatesHistory()
+        let history = base.merging(applied.written, storedAt: storedAt)
+        guard let newest = history.days.last else { return current }
+        // The newest day with the feed's names: as written, as held, or (names lost) from the history.
+        let set = applied.written.first { $0.date == newest.date }
+            ?? current.flatMap { $0.set.date == newest.date && !applied.replacedAll ? $0.set : nil }
+            ?? history.set(at: history.count - 1)
+        return set.map { RatesSnapshot(latest: $0, storedAt: newest.storedAt, history: history) }
     }
 }
 
 extension RatesCache {
     /// What `/status` and `/ready` say about the rates: the newest day and how many are stored.
     public var summary: (latestDate: String?, days: Int) {
-        (current?.set.date.description, (try? store.rateSetCount()) ?? 0)
+        guard let current else { return (nil, 0) }
+        return (current.set.date.description, current.history.count)
     }
 
     /// True once a rate set is cached (readiness).
     public var hasData: Bool { current != nil }
+
+    /// The publication calendar's state for `/status`; nil under a plain TTL.
+    public var publicationSchedule: (schedule: String, nextPublication: Date?, missed: Int) {
+        guard let report = calendar?.report, report.isActive else { return ("ttl", nil, 0) }
+        return ("ecb", report.nextPublication, report.missed)
+    }
 }

@@ -12,6 +12,8 @@ public protocol CacheEvents: Sendable {
     func refreshed(_ resource: String, duration: Duration)
     /// Upstream data older than the cached data, refused (SPEC §4.3).
     func regressionRefused(_ resource: String)
+    /// An expected publication that had not come by its cutoff (SPEC §4.10).
+    func publicationMissed(_ resource: String)
 }
 
 /// Events nobody listens to (tests and tools that build a cache without metrics).
@@ -22,6 +24,7 @@ public struct NoCacheEvents: CacheEvents {
     public func upstreamFetch(_ resource: String, outcome: String) {}
     public func refreshed(_ resource: String, duration: Duration) {}
     public func regressionRefused(_ resource: String) {}
+    public func publicationMissed(_ resource: String) {}
 }
 
 extension RefreshError {

@@ -5,14 +5,15 @@ import LarderHTTP
 /// How fresh a cached answer is at one instant, and the SPEC §3 headers that say so.
 public struct CacheState: Sendable, Equatable {
     public let fetchedAt: Date
-    public let ttl: Duration
+    /// When the copy stops (or stopped) being fresh: a TTL after `fetchedAt`, or a publication instant.
+    public let expiresAt: Date
     public let now: Date
     /// Why a stale copy is stale (`upstream-unreachable`, …), shown in `Cache-Status`.
     public let staleDetail: String?
 
-    public init(fetchedAt: Date, ttl: Duration, now: Date, staleDetail: String?) {
+    public init(fetchedAt: Date, expiresAt: Date, now: Date, staleDetail: String?) {
         self.fetchedAt = fetchedAt
-        self.ttl = ttl
+        self.expiresAt = expiresAt
         self.now = now
         self.staleDetail = staleDetail
     }
@@ -20,14 +21,17 @@ public struct CacheState: Sendable, Equatable {
     /// The state of an item at the instant `freshness` was read; `fallback` stands in for a `fetchedAt` never recorded.
     public init(_ freshness: Freshness, fallback: Date) {
         let fetchedAt = freshness.fetchedAt ?? fallback
-        let stale = FreshnessRules.isExpired(fetchedAt: fetchedAt, ttl: freshness.ttl, now: freshness.now)
+        let expiresAt = freshness.expiresAt ?? freshness.schedule.expiry(fetchedAt: fallback)
         self.init(
-            fetchedAt: fetchedAt, ttl: freshness.ttl, now: freshness.now,
-            staleDetail: stale ? freshness.lastErrorKind ?? "revalidating" : nil)
+            fetchedAt: fetchedAt, expiresAt: expiresAt, now: freshness.now,
+            staleDetail: freshness.now >= expiresAt ? freshness.lastErrorKind ?? "revalidating" : nil)
     }
 
-    /// Seconds of TTL left, negative once expired.
-    public var ttlLeft: Int { FreshnessRules.secondsLeft(fetchedAt: fetchedAt, ttl: ttl, now: now) }
+    /// Whole seconds of freshness left: negative once expired (how long ago, rounded away from zero).
+    public var ttlLeft: Int {
+        let left = expiresAt.timeIntervalSince(now)
+        return left > 0 ? Int(left.rounded(.down)) : -Int((-left).rounded(.up))
+    }
 
     public var isStale: Bool { ttlLeft <= 0 }
 
@@ -37,13 +41,16 @@ public struct CacheState: Sendable, Equatable {
     /// The second this state is current for: prepared answers are rebuilt when it changes.
     public var second: Int { Int(now.timeIntervalSince1970.rounded(.down)) }
 
-    /// `Cache-Control`, `Age` and `Cache-Status`; `immutable` for a day that can never change.
+    /// `Cache-Control`, `Expires`, `Age` and `Cache-Status`; `immutable` for a day that can never change.
     public func headers(immutable: Bool = false) -> HTTPHeaders {
         var headers = HTTPHeaders()
         if immutable {
             headers.add("Cache-Control", "public, max-age=31536000, immutable")
         } else {
-            headers.add("Cache-Control", "public, max-age=\(max(0, ttlLeft))")
+            let left = max(0, ttlLeft)
+            headers.add("Cache-Control", "public, max-age=\(left)")
+            // The same instant as max-age, for HTTP/1.0 caches and people reading headers.
+            headers.add("Expires", HTTPDate.format(secondsSince1970: second + left))
         }
         headers.add("Age", String(age))
         var status = "Larder; hit; ttl=\(immutable ? 31_536_000 : ttlLeft)"

@@ -11,10 +11,13 @@ public final class PreparedAnswer: Sendable {
     }
 
     public let representation: Representation
+    /// A past day or range that never changes again: `Cache-Control: …, immutable` (SPEC §3).
+    public let immutable: Bool
     private let built = Mutex<Built?>(nil)
 
-    public init(_ representation: Representation) {
+    public init(_ representation: Representation, immutable: Bool = false) {
         self.representation = representation
+        self.immutable = immutable
     }
 
     public func response(for request: Request, state: CacheState) -> Response {
@@ -28,7 +31,7 @@ public final class PreparedAnswer: Sendable {
         if let built = built.withLock({ $0 }), Self.sameSecond(built.state, state) {
             return built
         }
-        var headers = CachedAnswer.validators(representation, state, immutable: false)
+        var headers = CachedAnswer.validators(representation, state, immutable: immutable)
         let notModified = PreparedResponse(status: .notModified, headers: headers, body: SharedBytes([]))
         headers.add("Content-Type", representation.contentType)
         let fresh = Built(
@@ -40,6 +43,6 @@ public final class PreparedAnswer: Sendable {
 
     /// Two states give the same headers when the second, the confirmation time and the detail agree.
     private static func sameSecond(_ a: CacheState, _ b: CacheState) -> Bool {
-        a.second == b.second && a.fetchedAt == b.fetchedAt && a.staleDetail == b.staleDetail && a.ttl == b.ttl
+        a.second == b.second && a.fetchedAt == b.fetchedAt && a.staleDetail == b.staleDetail && a.expiresAt == b.expiresAt
     }
 }

@@ -68,6 +68,13 @@ extension Store {
                 t.column("last_modified", .text)
             }
         }
+        migrator.registerMigration("v3: rendered rate days, detected formats") { db in
+            // Each day's rates object as served (`{"AUD":1.6,…}`), rendered once when stored, so a
+            // start loads the whole history without reading every rate row.
+            try db.alter(table: "rate_sets") { t in t.add(column: "rates_json", .blob) }
+            // The format an `auto` upstream was last read as (an ECB feed follows the ECB's calendar).
+            try db.alter(table: "resources") { t in t.add(column: "format", .text) }
+        }
         return migrator
     }
 }

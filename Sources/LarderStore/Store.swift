@@ -78,31 +78,33 @@ public final class Store: Sendable {
         }
     }
 
-    /// Records `url` as the resource's upstream; when a different URL was recorded, clears the
-    /// resource's data first (SPEC §4.9) and answers true.
+    /// Records `url` as the resource's upstream when none is recorded; answers true when the cached
+    /// data came from a different URL. Nothing is cleared (SPEC §4.9): the old copy is served, stale,
+    /// until the new upstream's first complete copy replaces it (`adopt(upstream:…)` in that commit).
     @discardableResult
     public func prepare(resource: String, upstreamURL url: String) throws(StoreError) -> Bool {
         try write { db in
             let stored = try String.fetchOne(
                 db, sql: "SELECT upstream_url FROM resources WHERE name = ?", arguments: [resource])
-            guard stored != url else { return false }
-            if stored != nil {
-                try Self.clear(resource: resource, in: db)
+            if stored == nil {
+                try db.execute(
+                    sql: "INSERT INTO resources(name, upstream_url) VALUES (?, ?)", arguments: [resource, url])
             }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO resources(name, upstream_url) VALUES (?, ?)", arguments: [resource, url])
-            return stored != nil
+            return stored != nil && stored != url
         }
     }
 
-    static func clear(resource: String, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM items WHERE resource = ?", arguments: [resource])
-        if resource == RateSetRecord.resource {
-            try db.execute(sql: "DELETE FROM rate_sets")
-        }
-        if resource == DocumentEntryRecord.resource {
-            try db.execute(sql: "DELETE FROM document_entries")
-            try db.execute(sql: "DELETE FROM document_files")
+    /// Inside a commit: `url` becomes the upstream the resource's data comes from.
+    static func adopt(upstream url: String, resource: String, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO resources(name, upstream_url) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET upstream_url = excluded.upstream_url",
+            arguments: [resource, url])
+    }
+
+    /// The format an `auto` upstream of `resource` was last read as, if recorded.
+    public func detectedFormat(resource: String) throws(StoreError) -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT format FROM resources WHERE name = ?", arguments: [resource])
         }
     }
 

@@ -25,6 +25,16 @@ struct ServeCommand: AsyncParsableCommand {
     var ratesFormat: String?
     @Option(name: .customLong("rates-ttl"), help: "How long rates stay fresh: 90s, 15m, 1h, 2d or seconds (default 1h).")
     var ratesTTL: String?
+    @Option(name: .customLong("rates-schedule"), help: "auto, ecb or ttl: when rates go stale (default auto: the ECB's publication calendar for an ECB feed, else the TTL).")
+    var ratesSchedule: String?
+    @Option(name: .customLong("rates-poll-interval"), help: "Under the ECB calendar, how often a late publication is polled for (default 10m).")
+    var ratesPollInterval: String?
+    @Option(name: .customLong("rates-max-bytes"), help: "Largest rates body taken from the upstream, after decompression (default 32m).")
+    var ratesMaxBytes: String?
+    @Option(name: .customLong("rates-cors"), help: "Web origins that may read the rates: *, none, or a comma list of origins (default *).")
+    var ratesCORS: String?
+    @Option(name: .customLong("documents-cors"), help: "Web origins that may read the documents: *, none, or a comma list (default none).")
+    var documentsCORS: String?
     @Option(name: .customLong("documents-url"), help: "Upstream documents index (http or https); unset disables /documents.")
     var documentsURL: String?
     @Option(name: .customLong("documents-format"), help: "auto, xml or json (default auto).")
@@ -53,7 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
             (.documentsURL, documentsURL), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
             (.adminToken, adminToken), (.threads, threads), (.logLevel, logLevel), (.logFormat, logFormat),
             (.clientTimeout, clientTimeout), (.maxConnections, maxConnections),
-            (.maxConnectionsPerIP, maxConnectionsPerIP),
+            (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule),
+            (.ratesPollInterval, ratesPollInterval), (.ratesMaxBytes, ratesMaxBytes), (.ratesCORS, ratesCORS),
+            (.documentsCORS, documentsCORS),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -45,7 +45,8 @@ struct ConfigurationTests {
             .host: "::1", .port: "0", .cacheDir: "/tmp/c", .ratesURL: "https://x.test/r.xml", .ratesFormat: "ecb",
             .ratesTTL: "2h", .documentsURL: "http://y.test/index.json", .documentsFormat: "json", .documentsTTL: "5m",
             .adminToken: "s3cret", .threads: "3", .logLevel: "debug", .logFormat: "json", .clientTimeout: "10s",
-            .maxConnections: "100", .maxConnectionsPerIP: "10",
+            .maxConnections: "100", .maxConnectionsPerIP: "10", .ratesSchedule: "ttl", .ratesPollInterval: "5m",
+            .ratesCORS: "https://App.example, http://localhost:3000", .documentsCORS: "*", .ratesMaxBytes: "64m",
         ]
         #expect(flags.count == Setting.allCases.count)
         let configuration = try Configuration.resolve(flags: flags, environment: [:])
@@ -63,6 +64,35 @@ struct ConfigurationTests {
         #expect(configuration.clientTimeout == .seconds(10))
         #expect(configuration.maxConnections == 100)
         #expect(configuration.maxConnectionsPerIP == 10)
+        #expect(configuration.ratesSchedule == .ttl)
+        #expect(configuration.ratesPollInterval == .seconds(300))
+        #expect(configuration.ratesCORS == .list(["https://app.example", "http://localhost:3000"]))
+        #expect(configuration.documentsCORS == .any)
+        #expect(configuration.ratesMaxBytes == 64 << 20)
+    }
+
+    @Test func theNewDefaultsFollowTheSpec() throws {
+        let configuration = try Configuration.resolve(flags: [:], environment: [:])
+        #expect(configuration.ratesSchedule == .auto)
+        #expect(configuration.ratesPollInterval == .seconds(600))
+        #expect(configuration.ratesCORS == .any, "rates are public reference data")
+        #expect(configuration.documentsCORS == .none, "a mirror may hold private documents")
+        #expect(configuration.ratesMaxBytes == 32 << 20, "the ECB's full history fits")
+        let none = try Configuration.resolve(flags: [.ratesCORS: "none"], environment: ["LARDER_DOCUMENTS_CORS": "*"])
+        #expect(none.ratesCORS == .none && none.documentsCORS == .any)
+    }
+
+    @Test(arguments: [
+        (Setting.ratesCORS, "https://a.example/"), (.ratesCORS, "ftp://a.example"), (.documentsCORS, "a.example"),
+        (.documentsCORS, "https://a.example/path"), (.ratesCORS, "https://a.example,"), (.ratesSchedule, "weekly"),
+        (.ratesPollInterval, "0"), (.ratesMaxBytes, "12"), (.ratesMaxBytes, "2t"), (.ratesMaxBytes, "-1m"),
+    ])
+    func refusesBadNewValuesNamingTheFlag(setting: Setting, value: String) {
+        #expect {
+            _ = try Configuration.resolve(flags: [setting: value], environment: [:])
+        } throws: { error in
+            (error as? ConfigurationError)?.description.hasPrefix(setting.flag) == true
+        }
     }
 
     @Test func flagBeatsEnvironmentAndEnvironmentBeatsDefault() throws {

@@ -98,7 +98,7 @@ struct RefresherTests {
         let fetched = clock.now
         let refresher = make(clock, attempt, fetchedAt: fetched)
         let fresh = refresher.freshness()
-        #expect(fresh.now == clock.now && fresh.fetchedAt == fetched && fresh.ttl == .seconds(100))
+        #expect(fresh.now == clock.now && fresh.fetchedAt == fetched && fresh.expiresAt == fetched + 100)
         #expect(!fresh.isExpired && !fresh.isDue && fresh.lastErrorKind == nil)
         clock.advance(by: 100)
         let expired = refresher.freshness()

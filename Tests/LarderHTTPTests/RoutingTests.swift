@@ -99,11 +99,11 @@ struct RoutingTests {
         router.add(.get, "/a/b", .immediate { _ in Response(status: .ok) })
         router.add(.get, "/a/:x", .immediate { _ in Response(status: .accepted) })
         router.add(.put, "/a/:x", .immediate { _ in Response(status: .ok) })
-        guard case .found(.immediate(let first), _, _) = router.match(.get, ["a", "b"]) else {
+        guard case .found(.immediate(let first), _, _, _) = router.match(.get, ["a", "b"]) else {
             Issue.record("no match"); return
         }
         #expect(first(Request(method: .get, rawPath: "/a/b", segments: ["a", "b"])).status == .ok)
-        guard case .found(_, let parameters, _) = router.match(.head, ["a", "z"]) else { Issue.record("no HEAD"); return }
+        guard case .found(_, let parameters, _, _) = router.match(.head, ["a", "z"]) else { Issue.record("no HEAD"); return }
         #expect(parameters == ["x": "z"])
         guard case .methodNotAllowed(let allow) = router.match(.post, ["a", "z"]) else { Issue.record("no 405"); return }
         #expect(allow == [.get, .put, .head])

@@ -180,19 +180,46 @@ struct RatesFreshnessTests {
         #expect(counts.total <= 2, "cold requests wait for the backoff instead of hammering the upstream")
     }
 
-    @Test func aChangedURLOrFormatVersionClearsTheOldData() async throws {
+    /// SPEC §4.9: a changed URL never empties the cache; the new upstream's first valid copy replaces it whole.
+    @Test func aChangedURLKeepsTheOldCopyUntilTheNewUpstreamDelivers() async throws {
         let harness = try await RatesHarness()
         try harness.start()
-        _ = try await harness.get("/rates")
+        let original = try await harness.get("/rates")
         await harness.stop()
-        // Another URL: the old data must not be served for it.
-        try await harness.setFile("/rates/other.xml", Self.older)
-        harness.configuration.rates?.url = harness.upstreamURL("/rates/other.xml")
+        // The new upstream is down at first.
+        let otherPath = "/rates/other.xml"
+        try await harness.setFile(otherPath, Self.older)
+        try await harness.fault(#"{"path":"\#(otherPath)","status":500}"#)
+        harness.configuration.rates?.url = harness.upstreamURL(otherPath)
         try harness.start()
-        let other = try await harness.get("/rates")
+        var attempts = 0
+        for _ in 0..<500 where attempts == 0 || harness.app?.rates?.refresher.isRefreshing == true {
+            attempts = try await harness.upstreamRequests(otherPath).total
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let kept = try await harness.get("/rates")
+        let status = try await harness.get("/status")
+        try await harness.clearFaults()
+        let refresh = try await harness.request("POST", "/rates/refresh")
+        let replaced = try await harness.get("/rates")
+        let history = try await harness.get("/rates/2026-01-01..")
         await harness.stop()
-        #expect(other.text.contains(#""date":"2026-11-19""#))
-        // A format version bump clears the cache too; the next start is cold again.
+        try harness.start()
+        let restarted = try await harness.get("/rates")
+        await harness.stop()
+        #expect(attempts >= 1)
+        #expect(kept.text == original.text, "the old copy is served while the new upstream fails")
+        #expect(kept.header("Cache-Status")?.hasSuffix("; detail=upstream-changed") == true)
+        #expect(kept.header("Cache-Control") == "public, max-age=0")
+        let rates = (status.json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
+        #expect(rates?["stale"] as? Bool == true)
+        #expect(refresh.json?["outcome"] as? String == "updated")
+        // Older than the old copy, and still taken: never-regress compares copies of one upstream.
+        #expect(replaced.text.contains(#""date":"2026-11-19""#))
+        #expect(history.json?["start_date"] as? String == "2026-11-19", "the old upstream's days are gone")
+        #expect(history.json?["end_date"] as? String == "2026-11-19")
+        #expect(restarted.header("Cache-Status") == "Larder; hit; ttl=100", "the new URL is the recorded one now")
+        // A format version bump clears the cache: old data cannot be read.
         do {
             let store = try Store(directory: harness.cacheDirectory, formatVersion: Store.formatVersion + 1, logger: quietLogger)
             #expect(try store.rateSetCount() == 0)
@@ -201,7 +228,6 @@ struct RatesFreshnessTests {
             let store = try Store(directory: harness.cacheDirectory, logger: quietLogger)
             #expect(try store.rateSetCount() == 0)
         }
-        try await harness.clearFaults()
         await harness.finish()
     }
 }

@@ -15,14 +15,18 @@ final class RatesHarness: @unchecked Sendable {
     static let feedPath = "/rates/feed.xml"
 
     let upstream: SampleUpstream
-    let clock = ManualClock()
+    let clock: ManualClock
     let cacheDirectory = NSTemporaryDirectory() + "larder-rates-\(UUID().uuidString)"
     var configuration: Configuration
     private(set) var app: LarderApplication?
     private var scheduler: Task<Void, Never>?
 
     /// Serves `feed` (an ECB document) at `feedPath`; Larder is not started yet.
-    init(feed: String = ECB.document([("2026-11-20", ECB.rates)]), ttl: Duration = .seconds(100)) async throws {
+    init(
+        feed: String = ECB.document([("2026-11-20", ECB.rates)]), ttl: Duration = .seconds(100),
+        now: Date = Date(timeIntervalSince1970: 1_790_000_000)
+    ) async throws {
+        clock = ManualClock(now: now)
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.port = 0
         serverConfiguration.threads = 4
@@ -35,6 +39,8 @@ final class RatesHarness: @unchecked Sendable {
         configuration.threads = 4
         configuration.cacheDirectory = cacheDirectory
         configuration.ratesTTL = ttl
+        // The TTL rules are what these tests check; the ECB calendar has its own (ScheduleTests).
+        configuration.ratesSchedule = .ttl
         configuration.rates = UpstreamResource(url: upstreamURL(Self.feedPath), format: .auto)
         try await setFile(Self.feedPath, feed)
     }

@@ -39,7 +39,7 @@ enum FileServer {
     static let lastModified = 1_767_225_600  // 2026-01-01T00:00:00Z
     /// Fetched 100 s before `now` with a 900 s TTL: `max-age=800`, `Age: 100`.
     static let state = CacheState(
-        fetchedAt: Date(timeIntervalSince1970: 1_767_300_000), ttl: .seconds(900),
+        fetchedAt: Date(timeIntervalSince1970: 1_767_300_000), expiresAt: Date(timeIntervalSince1970: 1_767_300_900),
         now: Date(timeIntervalSince1970: 1_767_300_100), staleDetail: nil)
 
     static func run<T: Sendable>(

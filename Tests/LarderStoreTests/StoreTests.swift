@@ -80,15 +80,22 @@ struct StoreTests {
         #expect(try reopened.latestRateSet()?.date == "2026-11-20")
     }
 
-    @Test func aChangedUpstreamURLClearsThatResource() throws {
+    @Test func aChangedUpstreamURLKeepsTheDataUntilTheNewUpstreamsCopyReplacesIt() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try Store(directory: directory, logger: quiet)
         #expect(try store.prepare(resource: "rates", upstreamURL: "http://a.example/rates.xml") == false)
-        try store.commitRates([sampleSet("2026-11-20")], item: feedItem(1))
+        try store.commitRates([sampleSet("2026-11-19"), sampleSet("2026-11-20")], item: feedItem(1))
+        // SPEC §4.9: a changed URL is reported, and nothing is cleared…
         #expect(try store.prepare(resource: "rates", upstreamURL: "http://b.example/rates.xml") == true)
-        #expect(try store.latestRateSet() == nil)
-        #expect(try store.item(resource: "rates", key: "feed") == nil)
+        #expect(try store.rateSetCount() == 2)
+        #expect(try store.item(resource: "rates", key: "feed") != nil)
+        // …and still reported at the next start, until the new upstream's copy is committed,
+        #expect(try store.prepare(resource: "rates", upstreamURL: "http://b.example/rates.xml") == true)
+        // which replaces every old day in the same transaction.
+        try store.commitRates([sampleSet("2026-11-18")], item: feedItem(2), adopting: "http://b.example/rates.xml")
+        #expect(try store.rateDays().map(\.date) == ["2026-11-18"])
+        #expect(try store.prepare(resource: "rates", upstreamURL: "http://b.example/rates.xml") == false)
     }
 
     @Test func aFormatVersionBumpClearsTheCache() throws {

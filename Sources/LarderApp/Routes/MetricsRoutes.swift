@@ -40,7 +40,7 @@ struct MetricsRoutes: Sendable {
         let now = refresher.clock.now
         let age = status.fetchedAt.map { now.timeIntervalSince($0) } ?? -1
         metrics.gauge("larder_seconds_since_last_update", [("resource", resource)], age)
-        let stale = FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: refresher.ttl, now: now)
+        let stale = refresher.freshness().isExpired
         metrics.gauge("larder_resource_stale", [("resource", resource)], stale ? 1 : 0)
         metrics.gauge("larder_refresh_failures", [("resource", resource)], Double(status.failures))
     }

@@ -40,6 +40,10 @@ struct OperationsRoutes: Sendable {
             var entry = Self.describe(rates.refresher, url: upstream.url, format: upstream.format.rawValue)
             let summary = rates.summary
             entry["counts"] = ["days": summary.days, "latest_date": summary.latestDate as Any? ?? NSNull()]
+            let schedule = rates.publicationSchedule
+            entry["schedule"] = schedule.schedule
+            entry["next_publication"] = schedule.nextPublication.map(Self.timestamp) ?? NSNull()
+            entry["publications_missed"] = schedule.missed
             resources["rates"] = entry
         } else {
             resources["rates"] = ["configured": false]
@@ -68,7 +72,6 @@ struct OperationsRoutes: Sendable {
 
     private static func describe<Outcome>(_ refresher: Refresher<Outcome>, url: String, format: String) -> [String: Any] {
         let status = refresher.status
-        let now = refresher.clock.now
         var entry: [String: Any] = [
             "configured": true,
             "upstream": UpstreamClient.redacted(url),
@@ -80,7 +83,7 @@ struct OperationsRoutes: Sendable {
             "next_refresh": (status.retryAt ?? status.nextRefresh).map(timestamp) ?? NSNull(),
             "refreshing": refresher.isRefreshing,
             "consecutive_failures": status.failures,
-            "stale": FreshnessRules.isExpired(fetchedAt: status.fetchedAt, ttl: refresher.ttl, now: now),
+            "stale": refresher.freshness().isExpired,
         ]
         if let error = status.lastError {
             let at: Any = status.lastErrorAt.map { timestamp($0) as Any } ?? NSNull()

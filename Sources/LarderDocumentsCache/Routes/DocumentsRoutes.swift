@@ -9,14 +9,17 @@ import LarderStore
 public struct DocumentsRoutes: Sendable {
     let cache: DocumentsCache
     let adminToken: BearerToken?
+    /// Which web origins may read the mirror: none by default, as it may hold private documents (SPEC §3).
+    let cors: CORSPolicy
 
-    public init(cache: DocumentsCache, adminToken: String?) {
+    public init(cache: DocumentsCache, adminToken: String?, cors: CORSPolicy = .none) {
         self.cache = cache
         self.adminToken = adminToken.map(BearerToken.init)
+        self.cors = cors
     }
 
     public func register(on router: inout Router) {
-        router.add(.get, "/documents", reads: ConditionalRequest.headers, .adaptive { request in
+        router.add(.get, "/documents", reads: ConditionalRequest.headers, cors: cors, .adaptive { request in
             if let listing = cache.state.listing {
                 let freshness = cache.refresher.freshness()
                 cache.refresher.refreshIfDue(freshness)
@@ -32,7 +35,7 @@ public struct DocumentsRoutes: Sendable {
                     for: request, state: state(cache.refresher.freshness(), fetchedAt: listing.representation.lastModified))
             }
         })
-        router.add(.get, "/documents/:name", .adaptive { request in
+        router.add(.get, "/documents/:name", cors: cors, .adaptive { request in
             let name = request.parameters["name"] ?? ""
             guard DocumentName.isValid(name) else {
                 return .now(HTTPError.badRequest("'\(name.prefix(60))' is not a document name").response)

@@ -20,19 +20,24 @@ struct DocumentsSync: Sendable {
     let downloads: DocumentDownloads
     let mirror: MirrorDirectory
     let indexMaxBytes: Int
+    /// Pending while the mirror came from a previous upstream URL (SPEC §4.9).
+    let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
 
     func run(contactAt now: Date) async -> Result<DocumentsRefreshOutcome, RefreshError> {
         var outcome = DocumentsRefreshOutcome()
+        // Read once: the index commit completes the switch, and this sync's downloads still treat
+        // every mirrored file as the previous upstream's.
+        let switching = upstreamSwitch.isPending
         do {
-            outcome.indexNotModified = try await refreshIndex(now)
+            outcome.indexNotModified = try await refreshIndex(now, switching: switching)
         } catch let error as RefreshError {
             return .failure(error)
         } catch {
             return .failure(RefreshError(.store, "\(error)"))
         }
-        await downloadAll(indexChanged: !outcome.indexNotModified, now: now, into: &outcome)
+        await downloadAll(indexChanged: !outcome.indexNotModified, switching: switching, now: now, into: &outcome)
         removeUnlisted(into: &outcome)
         if !outcome.indexNotModified || outcome.added + outcome.updated + outcome.removed > 0 {
             state.listingChanged()
@@ -44,9 +49,10 @@ struct DocumentsSync: Sendable {
     }
 
     /// Fetches the index conditionally; true on a 304. A refused index throws and changes nothing.
-    private func refreshIndex(_ now: Date) async throws -> Bool {
+    private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
         let item = try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
-        let validators = state.hasIndex ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
+        let validators = state.hasIndex && !switching
+            ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
         let answer: UpstreamResult
         do {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: indexMaxBytes)
@@ -81,8 +87,9 @@ struct DocumentsSync: Sendable {
                     sha256: entry.sha256, contentType: entry.contentType, createdAt: entry.createdAt,
                     updatedAt: entry.updatedAt)
             }
-            // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3).
-            if let generated = index.generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
+            // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3);
+            // the rule compares copies of one upstream, so not across a change of URL (§4.9).
+            if !switching, let generated = index.generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
                 events.regressionRefused("documents")
                 logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
                 try store.touch(
@@ -92,18 +99,25 @@ struct DocumentsSync: Sendable {
             let updatedAt = index.generatedAt ?? now
             try store.replaceDocumentIndex(entries, item: ItemRecord(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
-                etag: body.validators.etag, lastModified: body.validators.lastModified))
+                etag: body.validators.etag, lastModified: body.validators.lastModified),
+                adopting: switching ? upstream.url : nil)
             state.setIndex(entries, updatedAt: updatedAt)
+            if switching { upstreamSwitch.completed() }
             return false
         }
     }
 
     /// Downloads, at most `DocumentDownloads.parallel` at once, every entry the rules say to fetch.
-    private func downloadAll(indexChanged: Bool, now: Date, into outcome: inout DocumentsRefreshOutcome) async {
+    private func downloadAll(
+        indexChanged: Bool, switching: Bool, now: Date, into outcome: inout DocumentsRefreshOutcome
+    ) async {
         let files = state.files
         var work: [(DocumentEntryRecord, Bool)] = []
         for entry in state.entries {
-            switch DownloadRule.decide(entry: entry, file: files[entry.name], indexChanged: indexChanged) {
+            let decision = switching
+                ? DownloadRule.decideAfterUpstreamChange(entry: entry, file: files[entry.name])
+                : DownloadRule.decide(entry: entry, file: files[entry.name], indexChanged: indexChanged)
+            switch decision {
             case .skip: outcome.unchanged += 1
             case .regression:
                 outcome.unchanged += 1

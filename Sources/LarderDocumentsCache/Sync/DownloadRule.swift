@@ -26,6 +26,15 @@ enum DownloadRule {
         return FreshnessRules.isStale(cached: cached, upstream: upstream) ? .download(conditional: true) : .skip
     }
 
+    /// After a change of upstream URL (SPEC §4.9) a mirrored file is the old upstream's: it stays
+    /// only when the new index vouches for the same bytes (equal `sha256`); timestamps and validators
+    /// of another upstream say nothing, so the download is unconditional.
+    static func decideAfterUpstreamChange(entry: DocumentEntryRecord, file: DocumentFileRecord?) -> Decision {
+        guard let file, let sha256 = entry.sha256, sha256 == file.sha256 else { return .download(conditional: false) }
+        if let size = entry.size, size != file.size { return .download(conditional: false) }
+        return .skip
+    }
+
     /// Both sides carry the timestamp and the upstream's is later.
     private static func isNewer(_ upstream: Timestamps, than cached: Timestamps) -> Bool {
         func later(_ a: Date?, _ b: Date?) -> Bool { if let a, let b { a > b } else { false } }

@@ -13,6 +13,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public var description: String { String(rawValue) }
 
     public static let ok = HTTPStatus(200)
+    public static let noContent = HTTPStatus(204)
     public static let partialContent = HTTPStatus(206)
     public static let notModified = HTTPStatus(304)
     public static let badRequest = HTTPStatus(400)

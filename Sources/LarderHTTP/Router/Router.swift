@@ -1,15 +1,20 @@
 import Glibc
 
-/// Maps a method and decoded path segments to a handler; tells 404 from 405.
+/// Maps a method and decoded path segments to a handler; tells 404 from 405, and answers CORS preflights.
 ///
 /// Patterns are `/`-separated: a literal segment, `:name` for one segment, or a final `*name` for
 /// the rest of the path. Routes are tried in the order they were added. `HEAD` is answered by the
 /// `GET` route when there is no `HEAD` route of its own (libmicrohttpd then omits the body).
 public struct Router: Sendable {
+    /// Decides whether a captured `:name` segment belongs to a route (`/:date` takes dates, not `/nowhere`).
+    public typealias ParameterRule = @Sendable (_ name: String, _ value: String) -> Bool
+
     /// The outcome of matching a request.
     public enum Match: Sendable {
-        /// `route` is the pattern that matched, as it was added (`/rates/:date`).
-        case found(Handler, parameters: [String: String], route: String)
+        /// `route` is the pattern that matched, as it was added (`/rates/:date`); `cors` its policy.
+        case found(Handler, parameters: [String: String], route: String, cors: CORSPolicy)
+        /// An `OPTIONS` for a path whose `GET` route allows other origins.
+        case preflight(CORSPolicy, route: String)
         case methodNotAllowed(allow: [HTTPMethod])
         case notFound
     }
@@ -20,24 +25,28 @@ public struct Router: Sendable {
 
     public init() {}
 
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: Handler) {
-        routes.append(Route(method: method, pattern: PathPattern(pattern), text: pattern, handler: handler))
-        hasHeadRoutes = hasHeadRoutes || method == .head
-    }
-
-    /// Adds a route whose handler reads no header but `headers` (and no query): a GET of its literal
-    /// path is then answered without collecting every header or decoding the path, which is most of
-    /// a small answer's cost. Any other request to it takes the usual way, to the same handler.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, reads headers: [String], _ handler: Handler) {
+    /// Adds a route. `reads` names every header the handler reads when it reads no query either: a
+    /// GET of its literal path is then answered without collecting every header or decoding the
+    /// path, which is most of a small answer's cost (any other request takes the usual way, to the
+    /// same handler). `cors` says which web origins may read its answers; `accepts` narrows what
+    /// its `:name` segments match.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, reads headers: [String]? = nil, cors: CORSPolicy = .none,
+        accepts: ParameterRule? = nil, _ handler: Handler
+    ) {
         let segments = pattern.split(separator: "/").map(String.init)
         // Lean only when the path is literal and no earlier route answers it: the outcome is the same either way.
         let literal = !segments.contains { $0.hasPrefix(":") || $0.hasPrefix("*") || $0.contains("%") }
-        if method == .get, literal, case .notFound = match(.get, segments) {
+        if var headers, method == .get, literal, case .notFound = match(.get, segments) {
+            // A list of origins is answered by the request's Origin, so the lean request must carry it.
+            if case .origins = cors { headers.append("Origin") }
             leanRoutes.append(LeanRoute(
-                path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler,
+                path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, cors: cors,
                 headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }))
         }
-        add(method, pattern, handler)
+        routes.append(Route(
+            method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors, accepts: accepts))
+        hasHeadRoutes = hasHeadRoutes || method == .head
     }
 
     /// The lean route for a GET or HEAD of exactly this raw path, if there is one.
@@ -52,35 +61,40 @@ public struct Router: Sendable {
 
     public func match(_ method: HTTPMethod, _ segments: [String]) -> Match {
         var allowed: [HTTPMethod] = []
-        var getFallback: (Handler, [String: String], String)?
+        var getFallback: Match?
+        var preflight: Match?
         // By index: iterating copies would retain every route's fields on each request.
         for index in routes.indices {
-            guard let parameters = routes[index].pattern.match(segments) else { continue }
+            guard let parameters = routes[index].match(segments) else { continue }
             let route = routes[index]
             if route.method == method {
-                return .found(route.handler, parameters: parameters, route: route.text)
+                return .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
             }
             if method == .head, route.method == .get, getFallback == nil {
-                getFallback = (route.handler, parameters, route.text)
+                getFallback = .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
+            }
+            // A preflight belongs to the first route of the path only: `/rates/refresh` is its POST
+            // route's, even though `/rates/:date` would match it too.
+            if method == .options, route.method == .get, route.cors != .none, allowed.isEmpty {
+                preflight = .preflight(route.cors, route: route.text)
             }
             allowed.append(route.method)
         }
-        if let (handler, parameters, text) = getFallback {
-            return .found(handler, parameters: parameters, route: text)
-        }
+        if let match = getFallback ?? preflight { return match }
         if allowed.isEmpty { return .notFound }
         if allowed.contains(.get), !allowed.contains(.head) { allowed.append(.head) }
         return .methodNotAllowed(allow: allowed)
     }
 }
 
-/// A GET route with a literal path and the headers its handler reads (see `add(_:_:reads:_:)`).
+/// A GET route with a literal path and the headers its handler reads (see `Router.add`).
 struct LeanRoute: Sendable {
     /// The path as a NUL-terminated C string, compared with libmicrohttpd's.
     let path: [CChar]
     let segments: [String]
     let text: String
     let handler: Handler
+    let cors: CORSPolicy
     /// The names the handler reads, also NUL-terminated for libmicrohttpd (converted once, not per request).
     let headers: [(name: String, cName: [CChar])]
 }
@@ -90,4 +104,12 @@ private struct Route: Sendable {
     let pattern: PathPattern
     let text: String
     let handler: Handler
+    let cors: CORSPolicy
+    let accepts: Router.ParameterRule?
+
+    func match(_ segments: [String]) -> [String: String]? {
+        guard let parameters = pattern.match(segments) else { return nil }
+        if let accepts, !parameters.allSatisfy({ accepts($0.key, $0.value) }) { return nil }
+        return parameters
+    }
 }

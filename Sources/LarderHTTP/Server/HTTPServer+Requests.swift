@@ -51,7 +51,7 @@ extension HTTPServer {
             connection: connection, url: url, method: method, context: context, router: router, configuration: configuration
         ) {
             request = lean
-            match = .found(route.handler, parameters: [:], route: route.text)
+            match = .found(route.handler, parameters: [:], route: route.text, cors: route.cors)
         } else {
             switch RequestReader.read(
                 connection: connection, url: url, method: method, context: context, configuration: configuration
@@ -73,22 +73,27 @@ extension HTTPServer {
             return queue(HTTPError.notFound().response, connection: connection, context: context)
         case .methodNotAllowed(let allow):
             return queue(HTTPError.methodNotAllowed(request.method, allow: allow).response, connection: connection, context: context)
-        case .found(.immediate(let handle), let parameters, let route):
+        case .preflight(let policy, let route):
             context.route = route
-            request.parameters = parameters
-            return queue(handle(request), connection: connection, context: context)
-        case .found(.suspending(let handle), let parameters, let route):
+            let preflight = policy.preflight(
+                origin: request.headers["Origin"], method: request.headers["Access-Control-Request-Method"])
+            return queue(preflight, connection: connection, context: context)
+        case .found(let handler, let parameters, let route, let cors):
             context.route = route
+            context.cors = cors.variant(origin: request.headers["Origin"]).map { (cors, $0) }
             request.parameters = parameters
-            return suspend(connection: connection, context: context, request: request, handle: handle)
-        case .found(.adaptive(let decide), let parameters, let route):
-            context.route = route
-            request.parameters = parameters
-            switch decide(request) {
-            case .now(let response):
-                return queue(response, connection: connection, context: context)
-            case .later(let handle):
+            switch handler {
+            case .immediate(let handle):
+                return queue(handle(request), connection: connection, context: context)
+            case .suspending(let handle):
                 return suspend(connection: connection, context: context, request: request, handle: handle)
+            case .adaptive(let decide):
+                switch decide(request) {
+                case .now(let response):
+                    return queue(response, connection: connection, context: context)
+                case .later(let handle):
+                    return suspend(connection: connection, context: context, request: request, handle: handle)
+                }
             }
         }
     }
@@ -137,8 +142,12 @@ extension HTTPServer {
         let result: MHD_Result
         switch response.kind {
         case .prepared(let prepared):
-            result = MHD_queue_response(connection, UInt32(response.status.rawValue), prepared.pointer)
-        case .composed(let headers, let body):
+            let pointer = context.cors.map { prepared.pointer(for: $0.variant, of: $0.policy) } ?? prepared.pointer
+            result = MHD_queue_response(connection, UInt32(response.status.rawValue), pointer)
+        case .composed(var headers, let body):
+            if let (policy, variant) = context.cors {
+                for field in policy.headers(variant) { headers.add(field.name, field.value) }
+            }
             let made = MHDResponses.make(headers: headers, body: body)
             result = MHD_queue_response(connection, UInt32(response.status.rawValue), made)
             MHD_destroy_response(made)

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 /// A libmicrohttpd response built once — body and headers — and queued by many requests at once.
 ///
@@ -7,15 +8,43 @@ import CMicroHTTPD
 public final class PreparedResponse: @unchecked Sendable {
     let pointer: OpaquePointer
     public let status: HTTPStatus
+    /// What the response was built from, for tests that check a route without a socket.
+    public let headers: HTTPHeaders
+    public let body: SharedBytes
+    /// The same response with each CORS variant's headers added, built on first use (a policy has
+    /// few variants: `*`, "not allowed", and one per listed origin) and kept as long as this one.
+    private let corsVariants = Mutex<[Int: UncheckedPointer]>([:])
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders, body: SharedBytes) {
         self.status = status
+        self.headers = headers
+        self.body = body
         pointer = MHDResponses.make(headers: headers, body: .bytes(body))
+    }
+
+    /// The response carrying `policy`'s headers for `variant`.
+    func pointer(for variant: CORSVariant, of policy: CORSPolicy) -> OpaquePointer {
+        corsVariants.withLock { variants in
+            if let made = variants[variant.slot] { return made.pointer }
+            var fields = headers
+            for field in policy.headers(variant) { fields.add(field.name, field.value) }
+            let made = MHDResponses.make(headers: fields, body: .bytes(body))
+            variants[variant.slot] = UncheckedPointer(pointer: made)
+            return made
+        }
     }
 
     deinit {
         MHD_destroy_response(pointer)
+        for variant in corsVariants.withLock({ $0.values }) {
+            MHD_destroy_response(variant.pointer)
+        }
     }
+}
+
+/// A libmicrohttpd response pointer kept under a lock (libmicrohttpd's responses are thread-safe to queue).
+private struct UncheckedPointer: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
 
 /// Turns Swift response bodies into libmicrohttpd responses without copying their bytes.

@@ -26,6 +26,8 @@ final class RequestContext: @unchecked Sendable {
     var path = ""
     /// The matched route pattern, for the observer.
     var route = "unmatched"
+    /// The CORS headers this request's answer carries (SPEC §3), decided from its route and Origin.
+    var cors: (policy: CORSPolicy, variant: CORSVariant)?
 
     init(targetLength: Int, started: Int64) {
         self.targetLength = targetLength

@@ -19,7 +19,7 @@ public enum RatesParser {
         }
         // Every parser promises this already; the check keeps the promise of this API in one place.
         guard !sets.isEmpty else { throw RatesFormatError("\(resolved.rawValue): no rates") }
-        return ParsedRates(sets: sets)
+        return ParsedRates(sets: sets, format: resolved)
     }
 
     /// The format `.auto` reads `body` as: after an optional UTF-8 BOM and whitespace,

@@ -1,4 +1,5 @@
 import Foundation
+import LarderConfig
 
 /// One currency's rate against a set's base, with its name when the feed gives one.
 public struct CurrencyRate: Sendable, Hashable {
@@ -54,9 +55,12 @@ public struct RateSet: Sendable, Hashable {
 /// What a rates payload held: one or more days, oldest first, in the format it was read as.
 public struct ParsedRates: Sendable {
     public let sets: [RateSet]
+    /// The format the body was read as (what `auto` detected).
+    public let format: RatesFormat
 
-    public init(sets: [RateSet]) {
+    public init(sets: [RateSet], format: RatesFormat = .auto) {
         self.sets = sets.sorted { $0.date < $1.date }
+        self.format = format
     }
 
     /// The newest day of the payload.

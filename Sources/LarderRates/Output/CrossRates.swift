@@ -13,16 +13,21 @@ public enum CrossRates {
     /// The lines for `query` against `set`, sorted by code, the base itself left out.
     public static func lines(for set: RateSet, query: RatesQuery) throws(RatesQueryError) -> [Line] {
         let base = query.base ?? set.base
-        guard let baseRate = set.rate(of: base) else {
-            throw .unprocessable("unknown currency '\(base)': the \(set.date) rates have no such currency")
+        guard set.rate(of: base) != nil else {
+            throw .unknownCurrency("unknown currency '\(base)': the \(set.date) rates have no such currency")
         }
-        var codes = set.rates.map(\.code) + [set.base]
-        if let symbols = query.symbols {
-            for code in symbols where set.rate(of: code) == nil {
-                throw .unprocessable("unknown currency '\(code)': the \(set.date) rates have no such currency")
-            }
-            codes = symbols
+        for code in query.symbols ?? [] where set.rate(of: code) == nil {
+            throw .unknownCurrency("unknown currency '\(code)': the \(set.date) rates have no such currency")
         }
+        return lenientLines(for: set, query: query) ?? []
+    }
+
+    /// The lines of one day of a series: symbols that day lacks are left out, and nil when it lacks
+    /// the base (currencies come and go over the ECB's history: CYP until 2007, ISK from 2018 again…).
+    public static func lenientLines(for set: RateSet, query: RatesQuery) -> [Line]? {
+        let base = query.base ?? set.base
+        guard let baseRate = set.rate(of: base) else { return nil }
+        let codes = query.symbols ?? (set.rates.map(\.code) + [set.base])
         let amount = query.amount ?? 1
         let published = base == set.base && amount == 1
         var lines: [Line] = []
@@ -31,7 +36,7 @@ public enum CrossRates {
                 lines.append((code, rate.value.text))
                 continue
             }
-            let rate = set.rate(of: code)!
+            guard let rate = set.rate(of: code) else { continue }
             lines.append((code, format(round(amount * rate / baseRate))))
         }
         return lines

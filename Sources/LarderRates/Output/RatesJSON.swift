@@ -5,13 +5,37 @@ import LarderFormats
 public enum RatesJSON {
     /// `{"amount":1,"base":"EUR","date":"…","rates":{"AUD":1.6,…}}` and a newline.
     public static func rates(amount: Decimal?, base: String, date: RateDate, lines: [CrossRates.Line]) -> [UInt8] {
-        var out = "{\"amount\":\(amount.map(CrossRates.format) ?? "1"),\"base\":\"\(base)\",\"date\":\"\(date)\",\"rates\":{"
-        out.reserveCapacity(32 + lines.count * 16)
+        let head = "{\"amount\":\(amount.map(CrossRates.format) ?? "1"),\"base\":\"\(base)\",\"date\":\"\(date)\",\"rates\":"
+        return Array(head.utf8) + object(lines: lines) + Array("}\n".utf8)
+    }
+
+    /// A time series (Frankfurter v1): `{"amount":1,"base":"EUR","start_date":"…","end_date":"…","rates":{"…":{…},…}}`
+    /// and a newline; `days` are ascending, each with its rates object as `object(lines:)` renders it.
+    public static func series(
+        amount: Decimal?, base: String, start: RateDate, end: RateDate, days: [(RateDate, ArraySlice<UInt8>)]
+    ) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(96 + days.reduce(0) { $0 + $1.1.count + 16 })
+        out += Array("{\"amount\":\(amount.map(CrossRates.format) ?? "1"),\"base\":\"\(base)\",".utf8)
+        out += Array("\"start_date\":\"\(start)\",\"end_date\":\"\(end)\",\"rates\":{".utf8)
+        for (index, (date, object)) in days.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array("\"\(date)\":".utf8)
+            out += object
+        }
+        out += Array("}}\n".utf8)
+        return out
+    }
+
+    /// `{"AUD":1.6,…}`: one day's rates object, as a day answer and a series hold it.
+    public static func object(lines: [CrossRates.Line]) -> [UInt8] {
+        var out = "{"
+        out.reserveCapacity(2 + lines.count * 16)
         for (index, line) in lines.enumerated() {
             if index > 0 { out += "," }
             out += "\"\(line.code)\":\(line.number)"
         }
-        out += "}}\n"
+        out += "}"
         return Array(out.utf8)
     }
 

@@ -50,6 +50,9 @@ public struct RatesQuery: Sendable, Hashable {
         if let amount = seen["amount"] {
             query.amount = try Self.amount(amount)
         }
+        if let base = query.base, query.symbols == [base] {
+            throw .unprocessable("bad currency pair: base and the only symbol are both \(base)")
+        }
         return query
     }
 
@@ -69,21 +72,32 @@ public struct RatesQuery: Sendable, Hashable {
               digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), !digits.isEmpty,
               bytes.first != UInt8(ascii: "."), bytes.last != UInt8(ascii: "."),
               let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-            throw .badRequest("amount: '\(text.prefix(40))' is not a positive decimal number like 100 or 12.5")
+            throw .invalidAmount("amount: '\(text.prefix(40))' is not a positive decimal number like 100 or 12.5")
         }
         guard value > 0 else { throw .unprocessable("amount must be greater than zero") }
         return value
     }
 }
 
-/// A `/rates` query Larder cannot answer: 400 for bad syntax, 422 for well-formed but unknown values.
+/// A rates query Larder cannot answer. Each case maps to a status by the route's dialect: Larder's
+/// own routes and Frankfurter's differ only in the status (README, openapi.yaml).
 public enum RatesQueryError: Error, Sendable, Equatable {
+    /// Bad syntax or an unknown parameter (400).
     case badRequest(String)
+    /// Well-formed but unanswerable (422), such as `base` equal to the only symbol, or a zero amount.
     case unprocessable(String)
+    /// A currency the stored data does not have (Larder 422, Frankfurter 404).
+    case unknownCurrency(String)
+    /// An amount that is not a number (Larder 400, Frankfurter 422).
+    case invalidAmount(String)
+    /// A date-shaped path that names no real day, or a range ending before it starts (Larder 400, Frankfurter 422).
+    case invalidDate(String)
 
     public var message: String {
         switch self {
-        case .badRequest(let message), .unprocessable(let message): return message
+        case .badRequest(let message), .unprocessable(let message), .unknownCurrency(let message),
+             .invalidAmount(let message), .invalidDate(let message):
+            return message
         }
     }
 }

@@ -3,35 +3,55 @@ import LarderHTTP
 import LarderRates
 import LarderServing
 
-/// `GET /rates`, `GET /rates/{date}`, `GET /currencies` and `POST /rates/refresh` (SPEC §3).
+/// The rates routes (SPEC §3): Larder's own `/rates`, `/rates/{date}`, `/rates/{start}..{end}`,
+/// `/currencies` and `POST /rates/refresh`, and Frankfurter v1's `/latest` (`/current`), `/{date}`,
+/// `/{start}..{end}`, `/{start}..` and `/currencies`, each also under `/v1` — one handler per kind
+/// of answer, so every path of a kind serves the same bytes.
 public struct RatesRoutes: Sendable {
     let cache: RatesCache
     let adminToken: BearerToken?
+    let cors: CORSPolicy
 
-    public init(cache: RatesCache, adminToken: String?) {
+    public init(cache: RatesCache, adminToken: String?, cors: CORSPolicy = .anyOrigin) {
         self.cache = cache
         self.adminToken = adminToken.map(BearerToken.init)
+        self.cors = cors
     }
 
     public func register(on router: inout Router) {
-        router.add(.get, "/rates", reads: ConditionalRequest.headers, .adaptive { request in
-            if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state)) }
-            return whenFetched { snapshot, state in latest(request, snapshot, state) }
-        })
-        router.add(.get, "/rates/:date", .adaptive { request in
-            if let (snapshot, state) = cached() { return .now(day(request, snapshot, state)) }
-            return whenFetched { snapshot, state in day(request, snapshot, state) }
-        })
-        router.add(.get, "/currencies", reads: ConditionalRequest.headers, .adaptive { request in
-            if let name = request.query.names.first {
-                return .now(HTTPError.badRequest("/currencies takes no query parameters (got '\(name)')").response)
-            }
-            if let (snapshot, state) = cached() { return .now(snapshot.currencies.response(for: request, state: state)) }
-            return whenFetched { snapshot, state in snapshot.currencies.response(for: request, state: state) }
-        })
+        // First, so its path is its own: an OPTIONS for it is no preflight of `/rates/:date`.
         router.add(.post, "/rates/refresh", .suspending { request in
             await refresh(request)
         })
+        for (path, dialect) in [("/rates", RatesDialect.larder), ("/latest", .frankfurter), ("/current", .frankfurter),
+                                ("/v1/latest", .frankfurter), ("/v1/current", .frankfurter)] {
+            router.add(.get, path, reads: ConditionalRequest.headers, cors: cors, .adaptive { request in
+                if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state, dialect)) }
+                return whenFetched { snapshot, state in latest(request, snapshot, state, dialect) }
+            })
+        }
+        for (path, dialect) in [("/currencies", RatesDialect.frankfurter), ("/v1/currencies", .frankfurter)] {
+            router.add(.get, path, reads: ConditionalRequest.headers, cors: cors, .adaptive { request in
+                if let name = request.query.names.first {
+                    return .now(dialect.error(.badRequest("/currencies takes no query parameters (got '\(name)')")).response)
+                }
+                if let (snapshot, state) = cached() { return .now(snapshot.currencies.response(for: request, state: state)) }
+                return whenFetched { snapshot, state in snapshot.currencies.response(for: request, state: state) }
+            })
+        }
+        // `/rates/{anything}` is Larder's, so a malformed date is its 400; the root and `/v1` take
+        // only date-shaped segments, leaving `/nowhere` a 404.
+        let dated: [(String, RatesDialect, Router.ParameterRule?)] = [
+            ("/rates/:date", .larder, nil),
+            ("/:date", .frankfurter, { _, value in DateSelection.looksLikeSelection(value) }),
+            ("/v1/:date", .frankfurter, { _, value in DateSelection.looksLikeSelection(value) }),
+        ]
+        for (path, dialect, accepts) in dated {
+            router.add(.get, path, cors: cors, accepts: accepts, .adaptive { request in
+                if let (snapshot, state) = cached() { return .now(selected(request, snapshot, state, dialect)) }
+                return whenFetched { snapshot, state in selected(request, snapshot, state, dialect) }
+            })
+        }
     }
 
     /// The cached data and its state, with the hit counted and a due background refresh started;
@@ -68,90 +88,111 @@ public struct RatesRoutes: Sendable {
         CacheState(cache.refresher.freshness(), fallback: snapshot.storedAt)
     }
 
-    private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
+    /// The newest day, as published or converted.
+    private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, _ dialect: RatesDialect) -> Response {
         if request.query.isEmpty {
             return snapshot.latest.response(for: request, state: state)
         }
         // A query answered before needs no parsing again: only a valid one was kept.
-        if let prepared = snapshot.conversion(RatesSnapshot.conversionKey(request.query)) {
+        let key = "latest\u{3}" + RatesSnapshot.queryKey(request.query)
+        if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }
-        let query: RatesQuery
-        do {
-            query = try RatesQuery.parse(Array(request.query))
+        do throws(RatesQueryError) {
+            let query = try RatesQuery.parse(Array(request.query))
+            return try latest(request, snapshot, state, query: query, key: key)
         } catch {
-            return error.httpError.response
+            return dialect.error(error).response
         }
+    }
+
+    private func latest(
+        _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, query: RatesQuery, key: String
+    ) throws(RatesQueryError) -> Response {
         if query.isDefault {
             return snapshot.latest.response(for: request, state: state)
         }
-        return converted(request, snapshot, query: query, state: state)
-    }
-
-    /// A conversion of the newest day: rendered once per distinct query, then served like `/rates`.
-    private func converted(_ request: Request, _ snapshot: RatesSnapshot, query: RatesQuery, state: CacheState) -> Response {
-        let key = RatesSnapshot.conversionKey(request.query)
-        if let prepared = snapshot.conversion(key) {
-            return prepared.response(for: request, state: state)
-        }
-        let body: [UInt8]
-        do {
-            body = try render(snapshot.set, query: query)
-        } catch {
-            return error.httpError.response
-        }
-        let prepared = snapshot.keep(key, PreparedAnswer(Representation(bytes: body, lastModified: snapshot.storedAt)))
+        let body = RatesJSON.rates(
+            amount: query.amount, base: query.base ?? snapshot.set.base, date: snapshot.set.date,
+            lines: try CrossRates.lines(for: snapshot.set, query: query))
+        let prepared = snapshot.answers.keep(
+            key, PreparedAnswer(Representation(bytes: body, lastModified: snapshot.storedAt)))
         return prepared.response(for: request, state: state)
     }
 
-    private func day(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
-        let text = request.parameters["date"] ?? ""
-        guard let date = RateDate(text) else {
-            return HTTPError.badRequest("'\(text.prefix(40))' is not a date: use YYYY-MM-DD").response
-        }
-        let query: RatesQuery
-        do {
-            query = try RatesQuery.parse(Array(request.query))
-        } catch {
-            return error.httpError.response
-        }
-        if snapshot.set.date <= date {
-            if query.isDefault {
-                return snapshot.latest.response(for: request, state: state)
+    /// `/{date}`, `/{start}..{end}` and `/{start}..` under any prefix.
+    private func selected(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, _ dialect: RatesDialect) -> Response {
+        do throws(RatesQueryError) {
+            let selection = try DateSelection.parse(request.parameters["date"] ?? "")
+            let query = try RatesQuery.parse(Array(request.query))
+            let queryKey = RatesSnapshot.queryKey(request.query)
+            switch selection {
+            case .day(let date):
+                return try day(date, request, snapshot, state, query: query, queryKey: queryKey)
+            case .range(let start, let end):
+                return try series(start, end, request, snapshot, state, query: query, queryKey: queryKey)
             }
-            return converted(request, snapshot, query: query, state: state)
-        }
-        let found: (RateSet, storedAt: Date)?
-        do {
-            found = try cache.set(onOrBefore: date)
         } catch {
-            cache.logger.error("rates: cannot read \(date) from the store: \(error)")
-            return HTTPError(.internalServerError, code: "store_error", message: "the rates store cannot be read").response
+            return dialect.error(error).response
         }
-        guard let (set, storedAt) = found else {
+    }
+
+    /// A day: the stored day or the latest before it; the newest day for any later date (SPEC §3).
+    private func day(
+        _ date: RateDate, _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, query: RatesQuery,
+        queryKey: String
+    ) throws(RatesQueryError) -> Response {
+        let history = snapshot.history
+        guard let index = history.index(onOrBefore: date) else {
             return HTTPError.notFound("no rates are stored for \(date) or any earlier day").response
         }
-        // A day older than the newest never changes again (SPEC §3).
-        return converted(request, set, query: query, storedAt: storedAt, state: state, immutable: true)
-    }
-
-    private func converted(
-        _ request: Request, _ set: RateSet, query: RatesQuery, storedAt: Date, state: CacheState, immutable: Bool = false
-    ) -> Response {
-        let body: [UInt8]
-        do {
-            body = try render(set, query: query)
-        } catch {
-            return error.httpError.response
+        if index == history.count - 1 {
+            return try latest(request, snapshot, state, query: query, key: "latest\u{3}" + queryKey)
         }
-        let representation = Representation(bytes: body, lastModified: storedAt)
-        return CachedAnswer.response(for: request, representation, state, immutable: immutable)
+        let key = "day\u{3}\(index)\u{3}" + queryKey
+        if let prepared = snapshot.answers.answer(key) {
+            return prepared.response(for: request, state: state)
+        }
+        guard let set = history.set(at: index) else { return unreadable(history.days[index].date) }
+        let body = RatesJSON.rates(
+            amount: query.amount, base: query.base ?? set.base, date: set.date,
+            lines: try CrossRates.lines(for: set, query: query))
+        // A day older than the newest never changes again (SPEC §3).
+        let prepared = snapshot.answers.keep(key, PreparedAnswer(
+            Representation(bytes: body, lastModified: history.days[index].storedAt), immutable: true))
+        return prepared.response(for: request, state: state)
     }
 
-    /// The JSON of `set` converted as `query` asks.
-    private func render(_ set: RateSet, query: RatesQuery) throws(RatesQueryError) -> [UInt8] {
-        let lines = try CrossRates.lines(for: set, query: query)
-        return RatesJSON.rates(amount: query.amount, base: query.base ?? set.base, date: set.date, lines: lines)
+    /// A time series from the stored history: the start snaps back to the nearest earlier stored
+    /// day, an open or future end is the newest day, and a range that ended before the newest day
+    /// never changes again.
+    private func series(
+        _ start: RateDate, _ end: RateDate?, _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState,
+        query: RatesQuery, queryKey: String
+    ) throws(RatesQueryError) -> Response {
+        let history = snapshot.history
+        let newest = snapshot.set.date
+        let last = min(end ?? newest, newest)
+        guard let endIndex = history.index(onOrBefore: last) else {
+            return HTTPError.notFound("no rates are stored for \(last) or any earlier day").response
+        }
+        let startIndex = history.index(onOrBefore: start) ?? 0
+        let immutable = end.map { $0 < newest } ?? false
+        let key = "series\u{3}\(startIndex)\u{3}\(endIndex)\u{3}\(immutable)\u{3}" + queryKey
+        if let prepared = snapshot.answers.answer(key) {
+            return prepared.response(for: request, state: state)
+        }
+        let body = try RatesSeries.render(
+            history, startIndex...endIndex, query: query, newestBase: snapshot.set.base)
+        let prepared = snapshot.answers.keep(key, PreparedAnswer(
+            Representation(bytes: body.bytes, lastModified: body.lastModified), immutable: immutable))
+        return prepared.response(for: request, state: state)
+    }
+
+    private func unreadable(_ date: RateDate) -> Response {
+        cache.logger.error("rates: the stored day \(date) no longer reads as rates")
+        return HTTPError(.internalServerError, code: "store_error", message: "the stored rates of \(date) cannot be read")
+            .response
     }
 
     private func refresh(_ request: Request) async -> Response {
@@ -169,16 +210,6 @@ public struct RatesRoutes: Sendable {
         case nil:
             return HTTPError.serviceUnavailable("the refresh was cancelled: larder is stopping", retryAfterSeconds: 5)
                 .response
-        }
-    }
-}
-
-extension RatesQueryError {
-    var httpError: HTTPError {
-        switch self {
-        case .badRequest(let message): return HTTPError.badRequest(message)
-        case .unprocessable(let message):
-            return HTTPError(.unprocessableContent, code: "unprocessable", message: message)
         }
     }
 }

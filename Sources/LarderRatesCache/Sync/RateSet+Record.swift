@@ -8,7 +8,8 @@ extension RateSetRecord {
         self.init(
             date: set.date.description, base: set.base, createdAt: set.createdAt, updatedAt: set.updatedAt,
             storedAt: storedAt,
-            rates: set.rates.map { Rate(code: $0.code, name: $0.name, value: $0.value.text) })
+            rates: set.rates.map { Rate(code: $0.code, name: $0.name, value: $0.value.text) },
+            ratesJSON: RatesObjectReader.object(for: set))
     }
 }
 

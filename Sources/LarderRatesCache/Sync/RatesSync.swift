@@ -11,14 +11,26 @@ import Logging
 struct RatesSync: Sendable {
     static let itemKey = "feed"
 
+    /// What a refresh committed, for the served history to take in without reading the store again.
+    struct Applied: Sendable {
+        var outcome: RatesRefreshOutcome
+        /// The days written, and whether they replaced every stored day (a new upstream's first copy).
+        var written: [RateSet] = []
+        var replacedAll = false
+        /// The format the body was read as; nil after a 304.
+        var format: RatesFormat?
+    }
+
     let upstream: UpstreamResource<RatesFormat>
     let store: Store
     let client: UpstreamClient
     let maxBytes: Int
+    /// Pending while the stored days came from a previous upstream URL (SPEC §4.9).
+    let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
 
-    func run(contactAt now: Date) async -> Result<RatesRefreshOutcome, RefreshError> {
+    func run(contactAt now: Date) async -> Result<Applied, RefreshError> {
         do {
             return .success(try await attempt(now))
         } catch let error as RefreshError {
@@ -28,11 +40,11 @@ struct RatesSync: Sendable {
         }
     }
 
-    private func attempt(_ now: Date) async throws -> RatesRefreshOutcome {
+    private func attempt(_ now: Date) async throws -> Applied {
         let item = try store.item(resource: RateSetRecord.resource, key: Self.itemKey)
         let latest = try store.latestRateSet()
-        // Validators only make sense while the data they validate is still stored.
-        let validators = latest == nil ? UpstreamValidators.none
+        // Validators only make sense while the data they validate is still stored, from this upstream.
+        let validators = latest == nil || upstreamSwitch.isPending ? UpstreamValidators.none
             : UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified)
         let answer: UpstreamResult
         do {
@@ -48,7 +60,8 @@ struct RatesSync: Sendable {
             try store.touch(
                 resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
                 etag: sent.etag, lastModified: sent.lastModified)
-            return RatesRefreshOutcome(kind: .notModified, daysChanged: 0, date: latest.flatMap { RateDate($0.date) })
+            return Applied(outcome: RatesRefreshOutcome(
+                kind: .notModified, daysChanged: 0, date: latest.flatMap { RateDate($0.date) }))
         case .fetched(let body):
             return try apply(body, previous: item, latest: latest, now: now)
         }
@@ -56,7 +69,7 @@ struct RatesSync: Sendable {
 
     private func apply(
         _ body: UpstreamBody, previous: ItemRecord?, latest: RateSetRecord?, now: Date
-    ) throws -> RatesRefreshOutcome {
+    ) throws -> Applied {
         let payload: ParsedRates
         do {
             payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
@@ -65,6 +78,23 @@ struct RatesSync: Sendable {
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
         }
         events.upstreamFetch("rates", outcome: "200")
+        let newest = payload.latest!
+        let item = ItemRecord(
+            resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
+            createdAt: newest.createdAt, updatedAt: newest.updatedAt,
+            etag: body.validators.etag, lastModified: body.validators.lastModified)
+        if upstreamSwitch.isPending {
+            // A new upstream's first valid copy replaces the old one whole; never-regress compares
+            // copies of one upstream, so it does not apply across the change (SPEC §4.9).
+            try store.commitRates(
+                payload.sets.map { RateSetRecord($0, storedAt: now) }, item: item, format: payload.format.rawValue,
+                adopting: upstream.url)
+            upstreamSwitch.completed()
+            logger.notice("rates: the new upstream's \(payload.sets.count) day(s) replaced the previous upstream's; newest \(newest.date)")
+            return Applied(
+                outcome: RatesRefreshOutcome(kind: .updated, daysChanged: payload.sets.count, date: newest.date),
+                written: payload.sets, replacedAll: true, format: payload.format)
+        }
         let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
         let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest)
         let latestDate = latest.flatMap { RateDate($0.date) }
@@ -72,20 +102,20 @@ struct RatesSync: Sendable {
             logger.warning("rates: refused older upstream data: \(regression)")
             events.regressionRefused("rates")
             try store.touch(resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
-            return RatesRefreshOutcome(kind: .regressionRefused, daysChanged: 0, date: latestDate)
+            return Applied(
+                outcome: RatesRefreshOutcome(kind: .regressionRefused, daysChanged: 0, date: latestDate),
+                format: payload.format)
         }
-        let newest = payload.latest!
-        let item = ItemRecord(
-            resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
-            createdAt: newest.createdAt, updatedAt: newest.updatedAt,
-            etag: body.validators.etag, lastModified: body.validators.lastModified)
-        try store.commitRates(plan.write.map { RateSetRecord($0, storedAt: now) }, item: item)
+        try store.commitRates(
+            plan.write.map { RateSetRecord($0, storedAt: now) }, item: item, format: payload.format.rawValue)
         let date = max(latestDate ?? newest.date, newest.date)
         if plan.write.isEmpty {
-            return RatesRefreshOutcome(kind: .unchanged, daysChanged: 0, date: date)
+            return Applied(outcome: RatesRefreshOutcome(kind: .unchanged, daysChanged: 0, date: date), format: payload.format)
         }
         logger.info("rates: stored \(plan.write.count) day(s); newest \(date)")
-        return RatesRefreshOutcome(kind: .updated, daysChanged: plan.write.count, date: date)
+        return Applied(
+            outcome: RatesRefreshOutcome(kind: .updated, daysChanged: plan.write.count, date: date),
+            written: plan.write, format: payload.format)
     }
 }
 

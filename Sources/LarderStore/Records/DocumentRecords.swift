@@ -138,9 +138,13 @@ extension Store {
         try read { db in try DocumentFileRecord.fetchAll(db) }
     }
 
-    /// Replaces the listed entries and the index's item record in one transaction.
-    public func replaceDocumentIndex(_ entries: [DocumentEntryRecord], item: ItemRecord) throws(StoreError) {
+    /// Replaces the listed entries and the index's item record in one transaction; with `upstream`,
+    /// that URL becomes the mirror's recorded upstream in the same transaction (SPEC §4.9).
+    public func replaceDocumentIndex(
+        _ entries: [DocumentEntryRecord], item: ItemRecord, adopting upstream: String? = nil
+    ) throws(StoreError) {
         try write { db in
+            if let upstream { try Self.adopt(upstream: upstream, resource: DocumentEntryRecord.resource, in: db) }
             try DocumentEntryRecord.deleteAll(db)
             for entry in entries { try entry.insert(db) }
             try item.save(db)

@@ -15,6 +15,8 @@ public struct RateSetRecord: Sendable, Equatable {
     public var storedAt: Date
     /// Sorted by code.
     public var rates: [Rate]
+    /// The day's rates object as Larder serves it, rendered when stored (nil in rows stored before v3).
+    public var ratesJSON: [UInt8]?
 
     /// One currency of a stored day.
     public struct Rate: Sendable, Equatable {
@@ -29,14 +31,27 @@ public struct RateSetRecord: Sendable, Equatable {
         }
     }
 
-    public init(date: String, base: String, createdAt: Date?, updatedAt: Date?, storedAt: Date, rates: [Rate]) {
+    public init(
+        date: String, base: String, createdAt: Date?, updatedAt: Date?, storedAt: Date, rates: [Rate],
+        ratesJSON: [UInt8]? = nil
+    ) {
         self.date = date
         self.base = base
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.storedAt = storedAt
         self.rates = rates
+        self.ratesJSON = ratesJSON
     }
+}
+
+/// One stored day as the served history holds it: no rate rows, the rendered object instead.
+public struct RateDayRecord: Sendable, Equatable {
+    public var date: String
+    public var base: String
+    public var storedAt: Date
+    /// nil for a day stored before rendered objects were kept (rendered and saved at the next start).
+    public var ratesJSON: [UInt8]?
 }
 
 extension Store {
@@ -73,16 +88,56 @@ extension Store {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM rate_sets") ?? 0 }
     }
 
-    /// Replaces the given days and the feed's item record in one transaction: all of it lands, or none.
-    public func commitRates(_ sets: [RateSetRecord], item: ItemRecord) throws(StoreError) {
+    /// Every stored day, oldest first, with its rendered rates object: what the served history is built from.
+    public func rateDays() throws(StoreError) -> [RateDayRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT date, base, stored_at, rates_json FROM rate_sets ORDER BY date").map { row in
+                RateDayRecord(
+                    date: row[0], base: row[1], storedAt: Date(timeIntervalSince1970: row[2]),
+                    ratesJSON: (row[3] as Data?).map { Array($0) })
+            }
+        }
+    }
+
+    /// The stored days `dates` with their rate rows (to render days stored before v3).
+    public func rateSets(datesInOrder dates: [String]) throws(StoreError) -> [RateSetRecord] {
+        try read { db in
+            try dates.compactMap { try Self.rateSet(db, sql: "SELECT * FROM rate_sets WHERE date = ?", arguments: [$0]) }
+        }
+    }
+
+    /// Saves rendered rates objects of days stored before they were kept.
+    public func saveRatesJSON(_ rendered: [(date: String, json: [UInt8])]) throws(StoreError) {
         try write { db in
+            for (date, json) in rendered {
+                try db.execute(sql: "UPDATE rate_sets SET rates_json = ? WHERE date = ?", arguments: [Data(json), date])
+            }
+        }
+    }
+
+    /// Replaces the given days and the feed's item record in one transaction: all of it lands, or none.
+    /// `format` records what an `auto` upstream was read as. With `adopting`, every stored day is
+    /// dropped first and that URL becomes the recorded upstream: the new upstream's copy replaces the
+    /// old one whole (SPEC §4.9).
+    public func commitRates(
+        _ sets: [RateSetRecord], item: ItemRecord, format: String? = nil, adopting upstream: String? = nil
+    ) throws(StoreError) {
+        try write { db in
+            if let upstream {
+                try db.execute(sql: "DELETE FROM rate_sets")
+                try Self.adopt(upstream: upstream, resource: RateSetRecord.resource, in: db)
+            }
+            if let format {
+                try db.execute(sql: "UPDATE resources SET format = ? WHERE name = ?", arguments: [format, RateSetRecord.resource])
+            }
             for set in sets {
                 try db.execute(sql: "DELETE FROM rate_sets WHERE date = ?", arguments: [set.date])
                 try db.execute(
-                    sql: "INSERT INTO rate_sets(date, base, created_at, updated_at, stored_at) VALUES (?, ?, ?, ?, ?)",
+                    sql: "INSERT INTO rate_sets(date, base, created_at, updated_at, stored_at, rates_json) VALUES (?, ?, ?, ?, ?, ?)",
                     arguments: [
                         set.date, set.base, set.createdAt?.timeIntervalSince1970,
                         set.updatedAt?.timeIntervalSince1970, set.storedAt.timeIntervalSince1970,
+                        set.ratesJSON.map { Data($0) },
                     ])
                 let insert = try db.cachedStatement(sql: "INSERT INTO rates(date, code, name, value) VALUES (?, ?, ?, ?)")
                 for rate in set.rates {
