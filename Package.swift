@@ -135,6 +135,7 @@ let package = Package(
                 "LarderStore",
                 "LarderUpstream",
                 "LarderFreshness",
+                "LarderRates",
                 "LarderRatesCache",
                 "LarderDocumentsCache",
                 "LarderMetrics",

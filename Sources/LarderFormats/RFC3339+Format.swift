@@ -36,7 +36,7 @@ extension RFC3339 {
     }
 
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    public static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = shifted.floorDivided(by: 146_097)
         let dayOfEra = shifted - era * 146_097

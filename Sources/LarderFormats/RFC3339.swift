@@ -36,7 +36,7 @@ public enum RFC3339 {
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+    public static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -1,14 +1,22 @@
 import LarderHTTP
+import LarderRates
 
 /// The routes of a resource whose upstream URL is not set: a JSON 404 saying so (SPEC §2).
 struct DisabledResourceRoutes {
     let name: String
     let flag: String
     let routes: [(HTTPMethod, String)]
+    /// Which `:name` segments the routes claim (the Frankfurter routes take date-shaped ones only).
+    var accepts: Router.ParameterRule?
 
     static let rates = DisabledResourceRoutes(
         name: "rates", flag: "--rates-url",
-        routes: [(.get, "/rates"), (.get, "/rates/:date"), (.post, "/rates/refresh"), (.get, "/currencies")]
+        routes: [
+            (.post, "/rates/refresh"), (.get, "/rates"), (.get, "/rates/:date"), (.get, "/currencies"),
+            (.get, "/latest"), (.get, "/current"), (.get, "/v1/latest"), (.get, "/v1/current"), (.get, "/v1/currencies"),
+            (.get, "/:date"), (.get, "/v1/:date"),
+        ],
+        accepts: { name, value in name != "date" || DateSelection.looksLikeSelection(value) }
     )
 
     static let documents = DisabledResourceRoutes(
@@ -21,7 +29,9 @@ struct DisabledResourceRoutes {
             .notFound, code: "not_configured",
             message: "\(name) are not configured: start larder with \(flag) (or LARDER_\(name.uppercased())_URL)")
         for (method, path) in routes {
-            router.add(method, path, .immediate { _ in error.response })
+            // `/rates/:date` answers for any segment, as when configured; the root takes dates only.
+            let rule = path.hasPrefix("/rates") ? nil : accepts
+            router.add(method, path, accepts: rule, .immediate { _ in error.response })
         }
     }
 }

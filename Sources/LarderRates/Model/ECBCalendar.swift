@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 
 /// The ECB's publication calendar (SPEC §4.10): TARGET working days, 16:00 Europe/Berlin.
 ///
@@ -143,15 +144,9 @@ extension RateDate {
         Self.isoWeekday(dayNumber: dayNumber)
     }
 
-    /// Hinnant's days-from-civil: counts in 400-year eras of years that start on 1 March,
-    /// so the leap day is the last day of its year and month lengths follow a fixed pattern.
+    /// The shared proleptic Gregorian day count (LarderFormats' RFC 3339 code uses the same).
     fileprivate static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(shiftedYear, 400)
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int(RFC3339.days(fromCivil: year, month, day))
     }
 
     /// 1970-01-01 was a Thursday (4).
@@ -160,17 +155,9 @@ extension RateDate {
     }
 }
 
-/// Hinnant's civil-from-days, the inverse of `RateDate.dayNumber(year:month:day:)`; any integer in.
+/// The date of a day number: the inverse of `RateDate.dayNumber(year:month:day:)`, any integer in.
 private func civil(dayNumber: Int) -> (year: Int, month: Int, day: Int) {
-    let shifted = dayNumber + 719_468
-    let era = floorDivide(shifted, 146_097)
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    RFC3339.civil(fromDays: Int64(dayNumber))
 }
 
 /// Division rounding toward minus infinity: Swift's `/` rounds toward zero, wrong before 1970.

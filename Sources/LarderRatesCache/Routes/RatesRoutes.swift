@@ -39,14 +39,15 @@ public struct RatesRoutes: Sendable {
                 return whenFetched { snapshot, state in snapshot.currencies.response(for: request, state: state) }
             })
         }
-        // `/rates/{anything}` is Larder's, so a malformed date is its 400; the root and `/v1` take
-        // only date-shaped segments, leaving `/nowhere` a 404.
-        let dated: [(String, RatesDialect, Router.ParameterRule?)] = [
-            ("/rates/:date", .larder, nil),
-            ("/:date", .frankfurter, { _, value in DateSelection.looksLikeSelection(value) }),
-            ("/v1/:date", .frankfurter, { _, value in DateSelection.looksLikeSelection(value) }),
+        // Dates and ranges take date-shaped segments only: the root and `/v1` leave `/nowhere` a 404,
+        // and `/rates/{anything else}` falls to the last route, Larder's 400, which no page needs
+        // to read (so it has no preflight either).
+        let dateShaped: Router.ParameterRule = { _, value in DateSelection.looksLikeSelection(value) }
+        let dated: [(String, RatesDialect, Router.ParameterRule?, CORSPolicy)] = [
+            ("/rates/:date", .larder, dateShaped, cors), ("/:date", .frankfurter, dateShaped, cors),
+            ("/v1/:date", .frankfurter, dateShaped, cors), ("/rates/:date", .larder, nil, .none),
         ]
-        for (path, dialect, accepts) in dated {
+        for (path, dialect, accepts, cors) in dated {
             router.add(.get, path, cors: cors, accepts: accepts, .adaptive { request in
                 if let (snapshot, state) = cached() { return .now(selected(request, snapshot, state, dialect)) }
                 return whenFetched { snapshot, state in selected(request, snapshot, state, dialect) }
