@@ -171,7 +171,9 @@ public final class Refresher<Outcome: Sendable>: Sendable {
                 status.failures += 1
                 status.lastError = error
                 status.lastErrorAt = now
-                status.retryAt = now.addingTimeInterval(backoff.delay(afterFailures: status.failures).timeInterval)
+                // Capped by the schedule as it is now (a calendar found only after start polls more often).
+                let delay = min(backoff.delay(afterFailures: status.failures), schedule.retryCap)
+                status.retryAt = now.addingTimeInterval(delay.timeInterval)
             }
         }
         if case .success = result {

@@ -96,6 +96,11 @@ final class DocumentsHarness: @unchecked Sendable {
         guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
     }
 
+    func clearFaults() async throws {
+        let port = upstreamPort
+        _ = try await onThread { try TestConnection.fetch(port: port, "DELETE", "/_control/faults") }
+    }
+
     /// Also serve the sample upstream's daily ECB file as `/rates` (the fault matrix covers both).
     func withRates() {
         configuration.rates = UpstreamResource(url: upstreamURL(Self.ratesPath), format: .auto)

@@ -137,6 +137,46 @@ struct DocumentsMirrorTests {
         #expect(files.count == 2 && !files.contains { $0.hasPrefix("c.md") })
     }
 
+    /// SPEC §4.9: another `--documents-url` keeps the mirror, served stale, until the new index syncs;
+    /// then its index replaces the old, and only files it does not vouch for are fetched again.
+    @Test func aChangedIndexURLKeepsTheMirrorUntilTheNewIndexIsSynced() async throws {
+        let harness = try await DocumentsHarness(sampleDocuments)
+        try harness.start()
+        #expect(await harness.waitForSync())
+        await harness.stop()
+        var changed = sampleDocuments[1]
+        changed.content = Array("b, as the new upstream has it\n".utf8)
+        let added = TestDocument("d.txt", "only the new upstream has d\n")
+        let next = [sampleDocuments[0], changed, added]
+        for document in next { try await harness.put("/next/" + document.name, document.content) }
+        try await harness.put("/next/index.json", Array(DocumentsHarness.index(next).utf8))
+        try await harness.fault(#"{"path":"/next/index.json","status":503}"#)
+        harness.configuration.documents?.url = harness.upstreamURL("/next/index.json")
+        try harness.start()
+        #expect(await harness.waitForSync())
+        let kept = try await harness.get("/documents/b.txt")
+        let keptC = try await harness.get("/documents/c.md")
+        try await harness.clearFaults()
+        try await harness.resetRequests()
+        let refresh = try await harness.post("/documents/refresh")
+        let replaced = try await harness.get("/documents/b.txt")
+        let gone = try await harness.get("/documents/c.md")
+        let new = try await harness.get("/documents/d.txt")
+        let listing = try await harness.get("/documents")
+        let requests = try await harness.upstreamRequests()
+        await harness.finish()
+        #expect(kept.body == sampleDocuments[1].content, "the old mirror is served while the new upstream fails")
+        #expect(kept.header("Cache-Status")?.hasSuffix("; detail=upstream-changed") == true)
+        #expect(keptC.status == 200)
+        #expect(refresh.status == 200)
+        #expect(replaced.body == changed.content)
+        #expect(gone.status == 404)
+        #expect(new.body == added.content)
+        #expect((listing.json?["documents"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["a.txt", "b.txt", "d.txt"])
+        #expect(requests["/next/a.txt"] == nil, "the new index vouches for a's bytes (same sha256): not fetched")
+        #expect(replaced.header("Cache-Status")?.contains("upstream-changed") == false)
+    }
+
     @Test func withTheUpstreamDownEverythingIsServedAndARestartServesAtOnce() async throws {
         let harness = try await DocumentsHarness(sampleDocuments)
         try harness.start()

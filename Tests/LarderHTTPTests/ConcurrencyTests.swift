@@ -97,7 +97,9 @@ struct ConcurrencyTests {
         let server = try startServer(routes: { router in
             router.add(.get, "/work", .suspending { _ in
                 started.raise()
-                try? await Task.sleep(for: .milliseconds(600))
+                // Long enough that the probes below see the drain even when a loaded machine starts
+                // the stop late (a CI run once saw 100 probes answered before it began).
+                try? await Task.sleep(for: .milliseconds(2000))
                 return Response(body: .string("done"))
             })
             router.add(.get, "/ping", .immediate { _ in Response(body: .string("pong")) })
@@ -110,7 +112,7 @@ struct ConcurrencyTests {
         async let stopped: Void = server.stop()
         // While the stop drains, a new request is turned away with 503 and a closed connection.
         let turnedAway = try await onThread {
-            for _ in 0..<100 {
+            for _ in 0..<300 {
                 let probe = try TestConnection.fetch(port: port, "/ping")
                 if probe.status == 503 { return probe }
                 usleep(5_000)

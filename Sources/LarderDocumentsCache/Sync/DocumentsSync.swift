@@ -63,6 +63,11 @@ struct DocumentsSync: Sendable {
         }
         switch answer {
         case .notModified(let sent):
+            // Asked without validators, a new upstream has nothing to confirm: a 304 is no index of it.
+            guard !switching else {
+                events.upstreamFetch("documents", outcome: "error")
+                throw RefreshError(.upstreamError, "index: the new upstream answered 304 to an unconditional request")
+            }
             events.upstreamFetch("documents", outcome: "304")
             try store.touch(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,

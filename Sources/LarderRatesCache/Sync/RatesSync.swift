@@ -56,6 +56,11 @@ struct RatesSync: Sendable {
         }
         switch answer {
         case .notModified(let sent):
+            // Asked without validators, a new upstream has nothing to confirm: a 304 is no copy of it.
+            guard !upstreamSwitch.isPending else {
+                events.upstreamFetch("rates", outcome: "error")
+                throw RefreshError(.upstreamError, "the new upstream answered 304 to an unconditional request")
+            }
             events.upstreamFetch("rates", outcome: "304")
             try store.touch(
                 resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
