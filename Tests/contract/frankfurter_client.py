@@ -1,0 +1,28 @@
+"""A real Frankfurter client (the `frankfurter` package from PyPI, 2.0.0) pointed at a running Larder
+that mirrors the bundled sample (Examples/upstream/rates/eurofxref-hist-90d.xml: 2026-11-16 to 2026-11-20).
+
+It hard-codes https://api.frankfurter.dev/v1, so only its host and scheme are changed; every request
+path, query and body it reads are its own. Usage: frankfurter_client.py PORT."""
+import sys
+import urllib.request
+
+import frankfurter.engine as engine_module
+
+port = sys.argv[1]
+engine_module.Request = lambda url, **options: urllib.request.Request(url.replace("https://", "http://", 1), **options)
+engine = engine_module.FrankfurterEngine()
+engine._FrankfurterEngine__base_url = f"127.0.0.1:{port}/v1"
+
+currencies = engine.fetch_currencies()
+assert {"EUR", "USD", "GBP", "JPY"} <= set(currencies), currencies
+latest = engine.fetch_latest_data(base="USD", symbols="GBP,JPY")
+assert latest["base"] == "USD" and set(latest["rates"]) == {"GBP", "JPY"}, latest
+day = engine.fetch_data_for_date(date="2026-11-22")  # a Sunday after the newest day: the Friday
+assert day["date"] == "2026-11-20", day
+series = engine.fetch_time_series_data(start_date="2026-11-14", end_date="2026-11-22", symbols="USD")
+assert series["start_date"] == "2026-11-16" and series["end_date"] == "2026-11-20", series
+assert len(series["rates"]) == 5, series
+assert list(series["rates"]) == sorted(series["rates"]) and all(set(r) == {"USD"} for r in series["rates"].values())
+converted = engine.convert_currency(amount=100, base="USD", to="GBP")
+assert abs(converted - 100 * latest["rates"]["GBP"]) < 1e-6 * converted, converted
+print(f"frankfurter client: currencies, latest, a Sunday, a {len(series['rates'])}-day series and a conversion all passed")
