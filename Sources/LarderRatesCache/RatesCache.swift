@@ -57,6 +57,8 @@ public final class RatesCache: Sendable {
         }
         let latest = try store.latestRateSet()
         let history = try Self.loadHistory(store, logger: logger)
+        // Reading every stored day peaks well above the ~3 MB the history keeps.
+        if history.count >= 100 { MemoryTrim.releaseFreedMemory() }
         let published = Published(latest.flatMap { RatesSnapshot($0, history: history) })
         snapshot = published
         let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey)
@@ -84,12 +86,15 @@ public final class RatesCache: Sendable {
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
             events.refreshed("rates", duration: ContinuousClock.now - started)
-            guard case .success(let applied) = result else { return result.map(\.outcome) }
+            guard case .success(var applied) = result else { return result.map(\.outcome) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
                 // Parsing a whole history (the ECB's is 9 MB of XML, 200,000 rates) peaks at tens of MB
-                // that the allocator would otherwise keep; the served history itself is ~3 MB.
-                if applied.written.count >= 100 { MemoryTrim.releaseFreedMemory() }
+                // that the allocator would otherwise keep; the served history itself is ~3 MB. The
+                // parsed days go first, so their memory is free to hand back.
+                let large = applied.written.count >= 100
+                applied.written = []
+                if large { MemoryTrim.releaseFreedMemory() }
             }
             calendar?.observe(
                 latest: published.current?.set.date,

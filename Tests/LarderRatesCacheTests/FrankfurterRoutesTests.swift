@@ -191,6 +191,48 @@ struct FrankfurterFixtureTests {
     }
 }
 
+/// Every route under every prefix over each real payload: the same bytes, the published digits.
+@Suite("Rates: every route and prefix over each real upstream payload", .serialized, .enabled(if: SharedFixtures.present))
+struct FixtureRoutesTests {
+    @Test(arguments: [
+        ("ecb-daily-2013-01-28.xml", "2013-01-28", "EUR", "0.85450"),
+        ("ecb-daily-2022-07-08.xml", "2022-07-08", "EUR", "0.84585"),
+        ("ecb-hist-90d-2014-03-17_2014-06-13-reindented.xml", "2014-06-13", "EUR", nil),
+        ("oxr-latest-2011-10-11T0827Z.json", "2011-10-11", "USD", "0.643004115"),
+        ("oxr-historical-2012-06-15.json", "2012-06-15", "USD", "0.636517"),
+    ] as [(String, String, String, String?)])
+    func everyNameServesTheSameBytes(file: String, date: String, base: String, gbp: String?) async throws {
+        let harness = try await RatesHarness(feed: try SharedFixtures.text(file))
+        try harness.start()
+        let reference = try await harness.get("/rates")
+        var same: [(String, TestResponse)] = []
+        for path in ["/latest", "/current", "/v1/latest", "/v1/current", "/rates/\(date)", "/\(date)", "/v1/\(date)",
+                     "/v1/2099-12-31"] {
+            same.append((path, try await harness.get(path)))
+        }
+        var series: [(String, TestResponse)] = []
+        for path in ["/\(date)..", "/v1/\(date)..\(date)", "/rates/\(date)..2099-01-01"] {
+            series.append((path, try await harness.get(path)))
+        }
+        let symbol = try await harness.get("/v1/latest?symbols=GBP")
+        let before = try await harness.get("/v1/1998-12-31")
+        await harness.finish()
+        #expect(reference.status == 200)
+        #expect(reference.json?["date"] as? String == date && reference.json?["base"] as? String == base)
+        for (path, answer) in same {
+            #expect(answer.text == reference.text, "\(path)")
+        }
+        let object = reference.text.split(separator: "\"rates\":", maxSplits: 1).last.map { String($0.dropLast(2)) } ?? ""
+        for (path, answer) in series {
+            #expect(answer.text == #"{"amount":1,"base":"\#(base)","start_date":"\#(date)","end_date":"\#(date)","rates":{"\#(date)":\#(object)}}"# + "\n", "\(path)")
+        }
+        if let gbp {
+            #expect(symbol.text == #"{"amount":1,"base":"\#(base)","date":"\#(date)","rates":{"GBP":\#(gbp)}}"# + "\n")
+        }
+        #expect(before.status == 404)
+    }
+}
+
 /// The shared real-upstream fixtures, which are not part of the repository and may be absent.
 enum SharedFixtures {
     static let directory = URL(filePath: #filePath)

@@ -21,6 +21,21 @@ final class ECBSchedule: RefreshSchedule {
         /// The last publication day given up on at its cutoff.
         var missedThrough: RateDate?
         var missed = 0
+        /// The awaited day and when it is expected, worked out once per change (requests read it).
+        private(set) var expected: (day: RateDate, at: Date)?
+
+        init(isActive: Bool, latest: RateDate?) {
+            self.isActive = isActive
+            self.latest = latest
+            expect()
+        }
+
+        /// The first working day after both the newest stored day and the last one given up on.
+        mutating func expect() {
+            guard isActive, let latest else { expected = nil; return }
+            let day = ECBCalendar.nextWorkingDay(after: max(latest, missedThrough ?? latest))
+            expected = (day, ECBCalendar.publication(on: day).addingTimeInterval(ECBSchedule.margin))
+        }
     }
 
     let pollInterval: Duration
@@ -36,30 +51,17 @@ final class ECBSchedule: RefreshSchedule {
         state = Mutex(State(isActive: active, latest: latest))
     }
 
-    /// The day whose publication is awaited: the first working day after both the newest stored day
-    /// and the last one given up on.
-    private static func expectedDay(_ state: State) -> RateDate? {
-        guard state.isActive, let latest = state.latest else { return nil }
-        return ECBCalendar.nextWorkingDay(after: max(latest, state.missedThrough ?? latest))
-    }
-
-    private var expectedDay: RateDate? {
-        state.withLock { Self.expectedDay($0) }
-    }
-
-    private static func expectedAt(_ day: RateDate) -> Date {
-        ECBCalendar.publication(on: day).addingTimeInterval(margin)
+    private var expected: (day: RateDate, at: Date)? {
+        state.withLock { $0.expected }
     }
 
     func expiry(fetchedAt: Date) -> Date {
-        guard let day = expectedDay else { return fallback.expiry(fetchedAt: fetchedAt) }
-        return Self.expectedAt(day)
+        expected?.at ?? fallback.expiry(fetchedAt: fetchedAt)
     }
 
     func nextContact(fetchedAt: Date) -> Date {
-        guard let day = expectedDay else { return fallback.nextContact(fetchedAt: fetchedAt) }
-        let expected = Self.expectedAt(day)
-        if fetchedAt < expected { return expected }
+        guard let (day, expectedAt) = expected else { return fallback.nextContact(fetchedAt: fetchedAt) }
+        if fetchedAt < expectedAt { return expectedAt }
         // Polling: every interval, and once more at the cutoff, where `settle` gives up on the day.
         let cutoff = ECBCalendar.cutoff(on: day)
         let next = fetchedAt.addingTimeInterval(pollInterval.timeInterval)
@@ -72,8 +74,9 @@ final class ECBSchedule: RefreshSchedule {
     func settle(fetchedAt: Date) {
         let missed = state.withLock { state -> Bool in
             var advanced = false
-            while let day = Self.expectedDay(state), ECBCalendar.cutoff(on: day) <= fetchedAt {
+            while let (day, _) = state.expected, ECBCalendar.cutoff(on: day) <= fetchedAt {
                 state.missedThrough = day
+                state.expect()
                 advanced = true
             }
             if advanced { state.missed += 1 }
@@ -93,13 +96,12 @@ final class ECBSchedule: RefreshSchedule {
         state.withLock { state in
             state.latest = latest
             if let isECB { state.isActive = isECB }
+            state.expect()
         }
     }
 
     /// What `/status` shows: whether the calendar is followed, the next expected publication, missed ones.
     var report: (isActive: Bool, nextPublication: Date?, missed: Int) {
-        state.withLock { state in
-            (state.isActive, Self.expectedDay(state).map(Self.expectedAt), state.missed)
-        }
+        state.withLock { state in (state.isActive, state.expected?.at, state.missed) }
     }
 }
