@@ -515,7 +515,8 @@ def report(results, sizes, resync, stampede_figures, starts, larder_rss_end, lar
         ("re-sync: 1 index request answered 304, 0 bodies",
          resync["index_requests"] == 1 and resync["index_statuses"] == {"304": 1} and resync["bodies"] == 0, True),
         ("resident memory under load ≤ 40 MiB", larder_peak / 1024, -40),
-        ("start to ready, warm 10,000 documents ≤ 150 ms", statistics.median(starts), -150),
+        (f"start to ready, warm {WARM_DOCUMENTS:,} documents ≤ {50 if WARM_DOCUMENTS <= 10000 else 150} ms",
+         statistics.median(starts), -(50 if WARM_DOCUMENTS <= 10000 else 150)),
     ]
     lines += ["| SPEC §7 target | measured | met |", "|---|---:|---|"]
     failed = 0

@@ -76,13 +76,13 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         guard let fetchedAt else {
             return Freshness(
                 now: now, fetchedAt: nil, expiresAt: nil, isExpired: true,
-                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: lastErrorKind, schedule: schedule)
+                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: lastErrorKind)
         }
         if upstreamSwitch.isPending {
             // A copy of the previous upstream: stale since it was fetched, replaced as soon as the new one answers.
             return Freshness(
                 now: now, fetchedAt: fetchedAt, expiresAt: min(fetchedAt, now), isExpired: true,
-                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: UpstreamSwitch.staleDetail, schedule: schedule)
+                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: UpstreamSwitch.staleDetail)
         }
         let expiresAt = schedule.expiry(fetchedAt: fetchedAt)
         let expired = now >= expiresAt
@@ -90,7 +90,7 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         let due = expired && (retryAt.map { $0 <= now } ?? true) && schedule.nextContact(fetchedAt: fetchedAt) <= now
         return Freshness(
             now: now, fetchedAt: fetchedAt, expiresAt: expiresAt, isExpired: expired, isDue: due,
-            lastErrorKind: lastErrorKind, schedule: schedule)
+            lastErrorKind: lastErrorKind)
     }
 
     public var isRefreshing: Bool { flight.isRunning(0) }
@@ -197,8 +197,6 @@ public struct Freshness: Sendable {
     public let isDue: Bool
     /// The kind of the last refresh's error, when it failed.
     public let lastErrorKind: String?
-    /// The schedule the expiry came from (for a copy whose `fetched_at` was never recorded).
-    public let schedule: any RefreshSchedule
 }
 
 /// A snapshot of one item's refresh history, for `/status` and stale `Cache-Status` details.

@@ -18,10 +18,11 @@ public struct CacheState: Sendable, Equatable {
         self.staleDetail = staleDetail
     }
 
-    /// The state of an item at the instant `freshness` was read; `fallback` stands in for a `fetchedAt` never recorded.
+    /// The state of an item at the instant `freshness` was read; `fallback` stands in for a `fetchedAt`
+    /// never recorded (such a copy was never confirmed by the upstream, so it counts as expired).
     public init(_ freshness: Freshness, fallback: Date) {
         let fetchedAt = freshness.fetchedAt ?? fallback
-        let expiresAt = freshness.expiresAt ?? freshness.schedule.expiry(fetchedAt: fallback)
+        let expiresAt = freshness.expiresAt ?? fallback
         self.init(
             fetchedAt: fetchedAt, expiresAt: expiresAt, now: freshness.now,
             staleDetail: freshness.now >= expiresAt ? freshness.lastErrorKind ?? "revalidating" : nil)

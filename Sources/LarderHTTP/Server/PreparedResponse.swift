@@ -14,6 +14,8 @@ public final class PreparedResponse: @unchecked Sendable {
     /// The same response with each CORS variant's headers added, built on first use (a policy has
     /// few variants: `*`, "not allowed", and one per listed origin) and kept as long as this one.
     private let corsVariants = Mutex<[Int: UncheckedPointer]>([:])
+    /// The `*` variant, the one nearly every request asks for, readable without the lock once made.
+    private let anyOriginVariant = Atomic<UnsafeMutableRawPointer?>(nil)
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders, body: SharedBytes) {
         self.status = status
@@ -24,7 +26,10 @@ public final class PreparedResponse: @unchecked Sendable {
 
     /// The response carrying `policy`'s headers for `variant`.
     func pointer(for variant: CORSVariant, of policy: CORSPolicy) -> OpaquePointer {
-        corsVariants.withLock { variants in
+        if variant == .anyOrigin, let made = anyOriginVariant.load(ordering: .acquiring) {
+            return OpaquePointer(made)
+        }
+        let made = corsVariants.withLock { variants in
             if let made = variants[variant.slot] { return made.pointer }
             var fields = headers
             for field in policy.headers(variant) { fields.add(field.name, field.value) }
@@ -32,6 +37,9 @@ public final class PreparedResponse: @unchecked Sendable {
             variants[variant.slot] = UncheckedPointer(pointer: made)
             return made
         }
+        // Published only after the dictionary owns it (deinit destroys it from there, once).
+        if variant == .anyOrigin { anyOriginVariant.store(UnsafeMutableRawPointer(made), ordering: .releasing) }
+        return made
     }
 
     deinit {
