@@ -387,6 +387,11 @@ def run(processes):
     ]
     watched = {"larder": [larder.pid], "nginx static": children_of(nginx.pid), "nginx proxy_cache": children_of(nginx.pid),
                "varnish": children_of(varnish.pid), "ceiling": [ceiling_process.pid]}
+    # Warm every target alike first (page faults, caches, CPU frequency): the first timed scenario
+    # otherwise measures start-up, not serving.
+    for target in TARGETS:
+        path = paths["rates"] if target == "larder" else peer_paths["rates"]
+        subprocess.run(["wrk", "-t1", f"-c{CONNECTIONS}", "-d3s", url(target, path)], capture_output=True, check=True)
     results = {}
     for title, key, headers, larder_path, targets in scenarios:
         print(f"bench: {title}", flush=True)
