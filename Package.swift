@@ -142,6 +142,7 @@ let package = Package(
                 "LarderFormats",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The thin executable: command line, logging bootstrap, signals.
@@ -173,21 +174,30 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Helpers shared by the test targets: a wire-level HTTP client and process launchers.
-        .target(name: "LarderTestSupport", path: "Tests/LarderTestSupport"),
-        .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTestSupport"]),
+        // The one way tests run Larder (in the spirit of HummingbirdTesting): `withLarder` builds the
+        // application and runs exactly the binary's services on a manual clock beside a sample
+        // upstream; also the wire-level client, the child-process runner, `eventually`.
+        .target(
+            name: "LarderTesting",
+            dependencies: [
+                "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderConfigTests", dependencies: ["LarderConfig"]),
-        .testTarget(name: "SampleUpstreamTests", dependencies: ["SampleUpstream", "LarderTestSupport"]),
+        .testTarget(name: "SampleUpstreamTests", dependencies: ["SampleUpstream", "LarderTesting"]),
         .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore"]),
         .testTarget(
             name: "LarderUpstreamTests",
-            dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTestSupport"]
+            dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTesting"]
         ),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(
             name: "LarderServingTests",
-            dependencies: ["LarderServing", "LarderHTTP", "LarderFreshness", "LarderTestSupport"]
+            dependencies: ["LarderServing", "LarderHTTP", "LarderFreshness", "LarderTesting"]
         ),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderConfig"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderConfig"]),
@@ -196,7 +206,7 @@ let package = Package(
             dependencies: [
                 "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig", "LarderStore", "LarderFreshness", "LarderHTTP",
                 "LarderServing",
-                "SampleUpstream", "LarderTestSupport",
+                "SampleUpstream", "LarderTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -204,14 +214,14 @@ let package = Package(
             name: "LarderDocumentsCacheTests",
             dependencies: [
                 "LarderDocumentsCache", "LarderDocuments", "LarderApp", "LarderConfig", "LarderStore",
-                "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream", "LarderTestSupport",
+                "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream", "LarderTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LarderEndToEndTests",
-            dependencies: ["LarderTestSupport", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

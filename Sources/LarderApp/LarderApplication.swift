@@ -9,6 +9,7 @@ import LarderStore
 import LarderUpstream
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// The running Larder built from a configuration — the same value for the binary and for tests.
 public struct LarderApplication: Sendable {
@@ -107,13 +108,19 @@ public struct LarderApplication: Sendable {
         await client.shutdown()
     }
 
-    /// Serves until SIGTERM or SIGINT (or the task is cancelled), then stops gracefully.
-    public func run() async throws {
-        let group = ServiceGroup(configuration: .init(
+    /// Every service `run()` runs, in one group that shuts down gracefully on `gracefulShutdownSignals`
+    /// (or `triggerGracefulShutdown()`): what tests run too, so they run what ships.
+    public func serviceGroup(gracefulShutdownSignals: [UnixSignal]) -> ServiceGroup {
+        ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint],
+            gracefulShutdownSignals: gracefulShutdownSignals,
             logger: logger
         ))
+    }
+
+    /// Serves until SIGTERM or SIGINT (or the task is cancelled), then stops gracefully.
+    public func run() async throws {
+        let group = serviceGroup(gracefulShutdownSignals: [.sigterm, .sigint])
         do {
             try await group.run()
         } catch {

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 /// A raw loopback connection from a chosen source address (slowloris from 127.0.0.2).

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import LarderApp
 import LarderConfig
-import LarderTestSupport
+import LarderTesting
 import LarderUpstream
 import Testing
 

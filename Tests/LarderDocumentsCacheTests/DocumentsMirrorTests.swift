@@ -1,5 +1,5 @@
 import Foundation
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 let sampleDocuments = [

@@ -1,5 +1,5 @@
 import Foundation
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 /// What a fault is aimed at: the rates feed, the documents index, or one document.

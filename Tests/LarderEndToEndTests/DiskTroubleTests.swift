@@ -1,7 +1,7 @@
 import Foundation
 import LarderStore
 import Logging
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("Disk trouble at start: a clear error and exit 73, never a crash or silent data loss")

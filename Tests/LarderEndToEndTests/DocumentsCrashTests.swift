@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import LarderStore
-import LarderTestSupport
+import LarderTesting
 import Logging
 import Testing
 

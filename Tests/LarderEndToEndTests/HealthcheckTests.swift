@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("larder healthcheck")

@@ -1,6 +1,6 @@
 import Foundation
 import LarderStore
-import LarderTestSupport
+import LarderTesting
 import Logging
 import Testing
 

@@ -1,5 +1,5 @@
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 /// A route that tells what its handler was given: which headers, which query, which path.

@@ -1,6 +1,6 @@
 import Foundation
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("Client-side limits (SPEC §6)")

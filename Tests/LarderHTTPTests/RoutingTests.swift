@@ -1,5 +1,5 @@
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("Routing over real HTTP")

@@ -1,5 +1,5 @@
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import Logging
 
 /// Starts an in-process server on an ephemeral loopback port with the routes a test needs.

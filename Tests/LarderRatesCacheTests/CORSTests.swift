@@ -1,5 +1,5 @@
 import LarderConfig
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 /// SPEC §3 CORS: per resource, `*` for the rates and none for the documents by default; never on

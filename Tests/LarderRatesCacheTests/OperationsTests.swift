@@ -1,6 +1,6 @@
 import Foundation
 import LarderConfig
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("/ready and /status", .serialized)

@@ -1,6 +1,6 @@
 import Foundation
 import LarderStore
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("Rates: TTL, timestamps, failures, restarts (SPEC §4)", .serialized)

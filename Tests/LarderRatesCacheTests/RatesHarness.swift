@@ -3,7 +3,7 @@ import LarderApp
 import LarderConfig
 import LarderFreshness
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import LarderUpstream
 import Logging
 import SampleUpstream

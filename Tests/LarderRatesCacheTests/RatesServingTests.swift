@@ -1,6 +1,6 @@
 import Foundation
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("Rates: the served answers, validators, cross rates, days", .serialized)

@@ -2,7 +2,7 @@ import Foundation
 @testable import LarderRatesCache
 import LarderRates
 import LarderServing
-import LarderTestSupport
+import LarderTesting
 import Synchronization
 import Testing
 

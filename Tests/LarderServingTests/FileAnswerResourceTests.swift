@@ -1,7 +1,7 @@
 import Foundation
 import LarderHTTP
 import LarderServing
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("FileAnswer: large files and descriptor ownership", .serialized, .timeLimit(.minutes(2)))

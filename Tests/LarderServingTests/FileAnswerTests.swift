@@ -1,7 +1,7 @@
 import Foundation
 import LarderHTTP
 import LarderServing
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("FileAnswer: documents over loopback with ranges, validators and sendfile", .serialized, .timeLimit(.minutes(2)))

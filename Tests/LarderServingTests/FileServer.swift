@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import LarderHTTP
 import LarderServing
-import LarderTestSupport
+import LarderTesting
 import Logging
 
 /// A document a test serves: a temporary file and the representation its answers declare.

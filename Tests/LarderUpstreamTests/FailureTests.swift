@@ -1,4 +1,4 @@
-import LarderTestSupport
+import LarderTesting
 import LarderUpstream
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import LarderHTTP
-import LarderTestSupport
+import LarderTesting
 import LarderUpstream
 import Testing
 

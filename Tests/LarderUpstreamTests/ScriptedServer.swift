@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LarderTestSupport
+import LarderTesting
 import Synchronization
 
 /// A loopback server that answers every connection by a script of raw bytes and pauses, for what

@@ -1,4 +1,4 @@
-import LarderTestSupport
+import LarderTesting
 import Testing
 
 @Suite("Sample upstream: header and gzip-bomb faults")

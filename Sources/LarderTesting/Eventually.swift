@@ -1,0 +1,13 @@
+/// Polls `condition` until it holds or `timeout` passes: the one way a test waits for something
+/// to happen (never a fixed sleep to prove a negative). True when it held in time.
+public func eventually(
+    timeout: Duration = .seconds(5), every interval: Duration = .milliseconds(10),
+    _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try await condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try await Task.sleep(for: interval)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LarderHTTP
+import SampleUpstream
+
+/// Runs `body` against a sample upstream on a loopback port serving the repository's
+/// `Examples/upstream`, read into memory at start (files a test puts stay in that memory), stopped
+/// on every exit path.
+public func withSampleUpstream<T: Sendable>(_ body: (SampleUpstreamControl) async throws -> T) async throws -> T {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.threads = 4
+    configuration.drainTimeout = .milliseconds(200)
+    let upstream = try SampleUpstream(
+        root: ChildProcess.examplesUpstream, configuration: configuration, logger: quietLogger)
+    try upstream.server.start()
+    let control = SampleUpstreamControl(upstream)
+    do {
+        let result = try await body(control)
+        await upstream.server.stop()
+        return result
+    } catch {
+        await upstream.server.stop()
+        throw error
+    }
+}
+
+/// The sample upstream as a test drives it: its URLs, and its control API (files, faults, request counts).
+public struct SampleUpstreamControl: Sendable {
+    let upstream: SampleUpstream
+
+    init(_ upstream: SampleUpstream) {
+        self.upstream = upstream
+    }
+
+    public var port: Int { upstream.server.port }
+
+    /// `http://127.0.0.1:PORT/path`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Serves `bytes` at `path` from now on (replacing the file there, or adding one).
+    public func put(_ path: String, _ bytes: [UInt8]) async throws {
+        let response = try await control("PUT", "/_control/files" + path, body: bytes, timeout: .seconds(60))
+        guard response.status == 200 else { throw TestConnectionError("file swap refused: \(response.text)") }
+    }
+
+    public func put(_ path: String, _ text: String) async throws {
+        try await put(path, Array(text.utf8))
+    }
+
+    /// Adds a fault, as `PUT /_control/faults` takes it (`{"path":…,"status":500}`, `{"delay_ms":…}`, …).
+    public func fault(_ json: String) async throws {
+        let response = try await control("PUT", "/_control/faults", body: Array(json.utf8))
+        guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
+    }
+
+    public func clearFaults() async throws {
+        _ = try await control("DELETE", "/_control/faults")
+    }
+
+    /// Requests the upstream answered for `path`, by status.
+    public func requests(_ path: String) async throws -> (total: Int, statuses: [String: Int]) {
+        let json = try await control("GET", "/_control/requests").json
+        let entry = (json?["paths"] as? [String: [String: Any]])?[path]
+        return (entry?["requests"] as? Int ?? 0, entry?["statuses"] as? [String: Int] ?? [:])
+    }
+
+    public func resetRequests() async throws {
+        _ = try await control("DELETE", "/_control/requests")
+    }
+
+    /// Stops answering (connections refused from now on).
+    public func stop() async {
+        await upstream.server.stop()
+    }
+
+    private func control(
+        _ method: String, _ target: String, body: [UInt8] = [], timeout: Duration = .seconds(10)
+    ) async throws -> TestResponse {
+        let port = port
+        return try await onThread {
+            try TestConnection(port: port, timeout: timeout).request(method, target, body: body)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import LarderApp
+import LarderConfig
+import LarderFreshness
+import LarderUpstream
+import ServiceLifecycle
+import Synchronization
+
+/// A Larder running its services in this process (see `withLarder`): restartable on the same
+/// cache, so a test can stop it, change its configuration, and start it again.
+public final class TestLarder: Sendable {
+    private struct Running: Sendable {
+        var application: LarderApplication
+        var group: ServiceGroup
+        var task: Task<Void, any Error>
+    }
+
+    /// What the next `start()` runs with.
+    public let configuration: Mutex<Configuration>
+    public let clock: ManualClock
+    private let running = Mutex<Running?>(nil)
+
+    /// A configuration on loopback, port 0, a fresh temporary cache, four server threads.
+    public static func defaultConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.threads = 4
+        configuration.cacheDirectory = NSTemporaryDirectory() + "larder-test-\(UUID().uuidString)"
+        return configuration
+    }
+
+    init(configuration: Configuration, clock: ManualClock) {
+        self.configuration = Mutex(configuration)
+        self.clock = clock
+    }
+
+    /// The running application (its caches, its server); nil while stopped.
+    public var application: LarderApplication? { running.withLock { $0?.application } }
+
+    public var cacheDirectory: String { configuration.withLock { $0.cacheDirectory } }
+
+    /// The port the server listens on.
+    public var port: Int { application?.server.port ?? 0 }
+
+    /// Builds the application and runs its services; returns once it listens.
+    public func start() async throws {
+        let configuration = configuration.withLock { $0 }
+        var limits = UpstreamLimits()
+        limits.requestTimeout = min(limits.requestTimeout, .seconds(10))
+        let application = try LarderApplication(
+            configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits)
+        let group = application.serviceGroup(gracefulShutdownSignals: [])
+        let task = Task { try await group.run() }
+        running.withLock { $0 = Running(application: application, group: group, task: task) }
+        let listening = try await eventually(timeout: .seconds(10)) { application.server.port != 0 }
+        guard listening else {
+            await stop()
+            throw TestConnectionError("Larder did not start listening within 10 s")
+        }
+    }
+
+    /// Shuts the services down gracefully, as SIGTERM would, and closes the upstream client.
+    public func stop() async {
+        guard let current = running.withLock({ state -> Running? in defer { state = nil }; return state }) else { return }
+        await current.group.triggerGracefulShutdown()
+        _ = try? await current.task.value
+        await current.application.shutdownUpstreamClient()
+    }
+
+    /// Stops, then starts again on the same cache with `change` applied to the configuration.
+    public func restart(_ change: (inout Configuration) -> Void = { _ in }) async throws {
+        await stop()
+        configuration.withLock { change(&$0) }
+        try await start()
+    }
+
+    func finish() async {
+        await stop()
+        try? FileManager.default.removeItem(atPath: cacheDirectory)
+    }
+
+    /// `GET target` over a fresh loopback connection.
+    public func get(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
+        try await request("GET", target, headers: headers)
+    }
+
+    /// Any request over a fresh loopback connection (blocking socket work off the cooperative pool).
+    public func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) async throws -> TestResponse {
+        let port = port
+        return try await onThread {
+            try TestConnection(port: port, timeout: .seconds(30)).request(method, target, headers: headers, body: body)
+        }
+    }
+}

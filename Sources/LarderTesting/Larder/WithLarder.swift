@@ -1,0 +1,40 @@
+import Foundation
+import LarderApp
+import LarderConfig
+import LarderFreshness
+import LarderHTTP
+import LarderUpstream
+import SampleUpstream
+import ServiceLifecycle
+
+/// The one way a test gets a running Larder: a sample upstream and a Larder on loopback ports,
+/// the application built and its services run exactly as `larder serve` runs them, on a manual
+/// clock, and everything stopped and its cache directory removed on every exit path.
+///
+/// ```swift
+/// try await withLarder { configuration, upstream in
+///     configuration.rates = .init(url: upstream.url("/rates/eurofxref-daily.xml"), format: .auto)
+/// } _: { larder, upstream in
+///     #expect(try await larder.get("/rates").status == 200)
+/// }
+/// ```
+public func withLarder<T: Sendable>(
+    clock: ManualClock = ManualClock(),
+    configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
+    _ body: (TestLarder, SampleUpstreamControl) async throws -> T
+) async throws -> T {
+    try await withSampleUpstream { upstream in
+        var configuration = TestLarder.defaultConfiguration()
+        try await configure(&configuration, upstream)
+        let larder = TestLarder(configuration: configuration, clock: clock)
+        do {
+            try await larder.start()
+            let result = try await body(larder, upstream)
+            await larder.finish()
+            return result
+        } catch {
+            await larder.finish()
+            throw error
+        }
+    }
+}
