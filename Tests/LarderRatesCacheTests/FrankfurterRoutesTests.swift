@@ -34,18 +34,11 @@ struct FrankfurterRoutesTests {
             + "\n"
     }
 
-    /// Larder mirroring `feed` (these days by default) on a TTL, through `withLarder`.
+    /// Larder mirroring `feed` (these days by default) on a 100 s TTL.
     static func withFeed<T: Sendable>(
         _ feed: String = ECB.document(days), _ body: (TestLarder) async throws -> T
     ) async throws -> T {
-        try await withLarder { configuration, upstream in
-            try await upstream.put("/rates/feed.xml", feed)
-            configuration.rates = UpstreamResource(url: upstream.url("/rates/feed.xml"), format: .auto)
-            configuration.ratesTTL = .seconds(100)
-            configuration.ratesSchedule = .ttl
-        } _: { larder, _ in
-            try await body(larder)
-        }
+        try await withRatesFeed(feed) { larder, _ in try await body(larder) }
     }
 
     @Test func theLatestDayAnswersTheSameBytesUnderEveryName() async throws {

@@ -92,57 +92,56 @@ struct ScheduleTests {
     /// the new day landing, and a missed publication in `/status` and `/metrics`.
     @Test func servedHeadersFollowTheCalendarAndWeekendsCostNoRequest() async throws {
         let friday = ECB.document([("2026-11-20", ECB.rates)])
-        let harness = try await RatesHarness(feed: friday, now: Self.utc("2026-11-20T16:00:00Z"))
-        harness.configuration.ratesSchedule = .auto
-        try harness.start()
-        let first = try await harness.get("/rates")
-        #expect(try await harness.waitForUpstreamRequests(1))
-        let status = try await harness.get("/status")
-        // Saturday and Sunday: answers from the cache, fresh, and nothing asked upstream.
-        harness.clock.advance(by: 86_400)
-        let saturday = try await harness.get("/rates")
-        harness.clock.advance(by: 86_400)
-        let sunday = try await harness.get("/latest")
-        let weekendRequests = try await harness.upstreamRequests().total
-        // Monday 16:05 CET: the expected publication; the upstream still has Friday's (a 304).
-        harness.clock.advance(by: Self.utc("2026-11-23T15:05:00Z").timeIntervalSince(harness.clock.now))
-        #expect(try await harness.waitForUpstreamRequests(2))
-        let late = try await harness.get("/rates")
-        // 16:15: polled again, and this time Monday's day is there.
-        try await harness.setFile(RatesHarness.feedPath, ECB.document([("2026-11-20", ECB.rates), ("2026-11-23", ECB.rates)]))
-        harness.clock.advance(by: 600)
-        #expect(try await harness.waitForUpstreamRequests(3))
-        let monday = try await harness.get("/rates")
-        // Tuesday: nothing new by 18:00 CET, so the publication counts as missed.
-        harness.clock.advance(by: Self.utc("2026-11-24T15:05:00Z").timeIntervalSince(harness.clock.now))
-        for _ in 0..<12 {
-            harness.clock.advance(by: 600)
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        var missed: Int?
-        for _ in 0..<300 where missed != 1 {
-            let rates = (try await harness.get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
-            missed = rates?["publications_missed"] as? Int
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let metrics = try await harness.get("/metrics")
-        await harness.finish()
+        try await withRatesFeed(friday, now: Self.utc("2026-11-20T16:00:00Z")) { configuration, _ in
+            configuration.ratesSchedule = .auto
+        } _: { larder, upstream in
+            let first = try await larder.get("/rates")
+            #expect(try await larder.waitForFeedRequests(1, on: upstream))
+            let status = try await larder.get("/status")
+            // Saturday and Sunday: answers from the cache, fresh, and nothing asked upstream.
+            larder.clock.advance(by: 86_400)
+            let saturday = try await larder.get("/rates")
+            larder.clock.advance(by: 86_400)
+            let sunday = try await larder.get("/latest")
+            let weekendRequests = try await upstream.requests(ratesFeedPath).total
+            // Monday 16:05 CET: the expected publication; the upstream still has Friday's (a 304).
+            larder.clock.advance(by: Self.utc("2026-11-23T15:05:00Z").timeIntervalSince(larder.clock.now))
+            #expect(try await larder.waitForFeedRequests(2, on: upstream))
+            let late = try await larder.get("/rates")
+            // 16:15: polled again, and this time Monday's day is there.
+            try await upstream.put(ratesFeedPath, ECB.document([("2026-11-20", ECB.rates), ("2026-11-23", ECB.rates)]))
+            larder.clock.advance(by: 600)
+            #expect(try await larder.waitForFeedRequests(3, on: upstream))
+            let monday = try await larder.get("/rates")
+            // Tuesday: nothing new by 18:00 CET, so the publication counts as missed.
+            larder.clock.advance(by: Self.utc("2026-11-24T15:05:00Z").timeIntervalSince(larder.clock.now))
+            for _ in 0..<12 {
+                larder.clock.advance(by: 600)
+            }
+            var missed: Int?
+            #expect(try await eventually {
+                let rates = (try await larder.get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
+                missed = rates?["publications_missed"] as? Int
+                return missed == 1
+            })
+            let metrics = try await larder.get("/metrics")
 
-        #expect(first.header("Cache-Control") == "public, max-age=255900", "Monday 15:05Z − Friday 16:00Z")
-        #expect(first.header("Expires") == "Mon, 23 Nov 2026 15:05:00 GMT")
-        #expect(first.header("Cache-Status") == "Larder; hit; ttl=255900")
-        let rates = (status.json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
-        #expect(rates?["schedule"] as? String == "ecb")
-        #expect(rates?["next_publication"] as? String == "2026-11-23T15:05:00Z")
-        #expect(rates?["publications_missed"] as? Int == 0)
-        #expect(saturday.header("Cache-Control") == "public, max-age=169500")
-        #expect(sunday.header("Cache-Status") == "Larder; hit; ttl=83100")
-        #expect(weekendRequests == 1, "weekends cost no upstream request")
-        #expect(late.header("Cache-Status")?.contains("; detail=") == true, "stale while the publication is late")
-        #expect(monday.text.contains(#""date":"2026-11-23""#))
-        #expect(monday.header("Expires") == "Tue, 24 Nov 2026 15:05:00 GMT")
-        #expect(missed == 1)
-        #expect(metrics.text.contains(#"larder_publications_missed_total{resource="rates"} 1"#))
+            #expect(first.header("Cache-Control") == "public, max-age=255900", "Monday 15:05Z − Friday 16:00Z")
+            #expect(first.header("Expires") == "Mon, 23 Nov 2026 15:05:00 GMT")
+            #expect(first.header("Cache-Status") == "Larder; hit; ttl=255900")
+            let rates = (status.json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
+            #expect(rates?["schedule"] as? String == "ecb")
+            #expect(rates?["next_publication"] as? String == "2026-11-23T15:05:00Z")
+            #expect(rates?["publications_missed"] as? Int == 0)
+            #expect(saturday.header("Cache-Control") == "public, max-age=169500")
+            #expect(sunday.header("Cache-Status") == "Larder; hit; ttl=83100")
+            #expect(weekendRequests == 1, "weekends cost no upstream request")
+            #expect(late.header("Cache-Status")?.contains("; detail=") == true, "stale while the publication is late")
+            #expect(monday.text.contains(#""date":"2026-11-23""#))
+            #expect(monday.header("Expires") == "Tue, 24 Nov 2026 15:05:00 GMT")
+            #expect(missed == 1)
+            #expect(metrics.text.contains(#"larder_publications_missed_total{resource="rates"} 1"#))
+        }
     }
 }
 
