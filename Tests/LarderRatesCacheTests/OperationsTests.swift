@@ -6,47 +6,47 @@ import Testing
 @Suite("/ready and /status", .serialized)
 struct OperationsTests {
     @Test func readinessWaitsForDataAndSaysWhy() async throws {
-        let harness = try await RatesHarness()
-        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":503}"#)
-        try harness.start()
-        _ = await harness.app?.rates?.refresher.refresh()
-        let notReady = try await harness.get("/ready")
-        try await harness.clearFaults()
-        _ = await harness.app?.rates?.refresher.refresh()
-        let ready = try await harness.get("/ready")
-        await harness.finish()
-        #expect(notReady.status == 503)
-        #expect(notReady.header("Retry-After") != nil)
-        let reasons = notReady.json?["reasons"] as? [String] ?? []
-        #expect(reasons.count == 1 && reasons[0].hasPrefix("rates: nothing cached yet") && reasons[0].contains("503"))
-        #expect(ready.status == 200)
-        #expect(ready.json?["status"] as? String == "ready")
-        #expect(ready.header("Cache-Control") == "no-store")
+        try await withRatesFeed { configuration, upstream in
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
+        } _: { larder, upstream in
+            _ = await larder.application?.rates?.refresher.refresh()
+            let notReady = try await larder.get("/ready")
+            try await upstream.clearFaults()
+            _ = await larder.application?.rates?.refresher.refresh()
+            let ready = try await larder.get("/ready")
+            #expect(notReady.status == 503)
+            #expect(notReady.header("Retry-After") != nil)
+            let reasons = notReady.json?["reasons"] as? [String] ?? []
+            #expect(reasons.count == 1 && reasons[0].hasPrefix("rates: nothing cached yet") && reasons[0].contains("503"))
+            #expect(ready.status == 200)
+            #expect(ready.json?["status"] as? String == "ready")
+            #expect(ready.header("Cache-Control") == "no-store")
+        }
     }
 
     @Test func statusShowsEachResourceWithoutCredentials() async throws {
-        let harness = try await RatesHarness()
-        harness.configuration.rates?.url = harness.upstreamURL(RatesHarness.feedPath)
-            .replacingOccurrences(of: "http://", with: "http://reader:s3cret@")
-        try harness.start()
-        _ = try await harness.get("/rates")
-        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":500}"#)
-        harness.clock.advance(by: 101)
-        _ = await harness.app?.rates?.refresher.refresh()
-        let status = try await harness.get("/status")
-        await harness.finish()
-        #expect(status.status == 200)
-        #expect(!status.text.contains("s3cret"))
-        let resources = status.json?["resources"] as? [String: Any]
-        let rates = resources?["rates"] as? [String: Any]
-        #expect((rates?["upstream"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
-        #expect(rates?["stale"] as? Bool == true)
-        #expect(rates?["consecutive_failures"] as? Int == 1)
-        #expect((rates?["last_error"] as? [String: Any])?["kind"] as? String == "upstream-error")
-        #expect(rates?["last_success"] is String)
-        #expect(rates?["next_refresh"] is String)
-        #expect((rates?["counts"] as? [String: Any])?["latest_date"] as? String == "2026-11-20")
-        #expect((resources?["documents"] as? [String: Any])?["configured"] as? Bool == false)
+        try await withRatesFeed { configuration, upstream in
+            configuration.rates?.url = upstream.url(ratesFeedPath)
+                .replacingOccurrences(of: "http://", with: "http://reader:s3cret@")
+        } _: { larder, upstream in
+            _ = try await larder.get("/rates")
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":500}"#)
+            larder.clock.advance(by: 101)
+            _ = await larder.application?.rates?.refresher.refresh()
+            let status = try await larder.get("/status")
+            #expect(status.status == 200)
+            #expect(!status.text.contains("s3cret"))
+            let resources = status.json?["resources"] as? [String: Any]
+            let rates = resources?["rates"] as? [String: Any]
+            #expect((rates?["upstream"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
+            #expect(rates?["stale"] as? Bool == true)
+            #expect(rates?["consecutive_failures"] as? Int == 1)
+            #expect((rates?["last_error"] as? [String: Any])?["kind"] as? String == "upstream-error")
+            #expect(rates?["last_success"] is String)
+            #expect(rates?["next_refresh"] is String)
+            #expect((rates?["counts"] as? [String: Any])?["latest_date"] as? String == "2026-11-20")
+            #expect((resources?["documents"] as? [String: Any])?["configured"] as? Bool == false)
+        }
     }
 }
 
@@ -61,40 +61,39 @@ func sample(_ exposition: String, _ series: String) -> Double? {
 @Suite("/metrics", .serialized)
 struct MetricsTests {
     @Test func staleHitsCountApartAndEveryUpstreamOutcomeIsCounted() async throws {
-        let harness = try await RatesHarness()
-        try harness.start()
-        #expect(try await harness.waitForUpstreamRequests(1), "the start-up sync landed: the next requests are hits")
-        for _ in 0..<3 { _ = try await harness.get("/rates") }
-        _ = try await harness.request("POST", "/rates/refresh")  // 304
-        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":500,"times":1}"#)
-        _ = try await harness.request("POST", "/rates/refresh")  // error
-        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","body":"<html>oops</html>","times":1}"#)
-        _ = try await harness.request("POST", "/rates/refresh")  // refused
-        try await harness.setFile(RatesHarness.feedPath, RatesFreshnessTests.older)
-        _ = try await harness.request("POST", "/rates/refresh")  // 200, a regression
-        try await harness.fault(#"{"path":"\#(RatesHarness.feedPath)","status":503}"#)
-        harness.clock.advance(by: 101)
-        _ = await harness.app?.rates?.refresher.refresh()
-        for _ in 0..<2 { _ = try await harness.get("/rates") }
-        _ = try await harness.get("/nowhere")
-        let metrics = try await harness.get("/metrics")
-        await harness.finish()
-        let text = metrics.text
-        #expect(metrics.status == 200)
-        #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
-        #expect(sample(text, #"larder_cache_hits_total{resource="rates"}"#) == 3)
-        #expect(sample(text, #"larder_cache_stale_hits_total{resource="rates"}"#) == 2)
-        #expect(sample(text, #"larder_cache_misses_total{resource="rates"}"#) == nil)
-        #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="200"}"#) == 2)
-        #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="304"}"#) == 1)
-        #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="error"}"#) == 2)
-        #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="refused"}"#) == 1)
-        #expect(sample(text, #"larder_upstream_regressions_refused_total{resource="rates"}"#) == 1)
-        #expect(sample(text, #"larder_http_requests_total{route="/rates",status="200"}"#) == 5)
-        #expect(sample(text, #"larder_http_requests_total{route="unmatched",status="404"}"#) == 1)
-        #expect(sample(text, #"larder_http_request_duration_seconds_count{route="/rates"}"#) == 5)
-        #expect(sample(text, #"larder_resource_stale{resource="rates"}"#) == 1)
-        #expect((sample(text, #"larder_seconds_since_last_update{resource="rates"}"#) ?? 0) >= 101)
-        #expect(sample(text, #"larder_refresh_duration_seconds_count{resource="rates"}"#) == 6)
+        try await withRatesFeed { larder, upstream in
+            #expect(try await larder.waitForFeedRequests(1, on: upstream), "the start-up sync landed: the next requests are hits")
+            for _ in 0..<3 { _ = try await larder.get("/rates") }
+            _ = try await larder.request("POST", "/rates/refresh")  // 304
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":500,"times":1}"#)
+            _ = try await larder.request("POST", "/rates/refresh")  // error
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","body":"<html>oops</html>","times":1}"#)
+            _ = try await larder.request("POST", "/rates/refresh")  // refused
+            try await upstream.put(ratesFeedPath, RatesFreshnessTests.older)
+            _ = try await larder.request("POST", "/rates/refresh")  // 200, a regression
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
+            larder.clock.advance(by: 101)
+            _ = await larder.application?.rates?.refresher.refresh()
+            for _ in 0..<2 { _ = try await larder.get("/rates") }
+            _ = try await larder.get("/nowhere")
+            let metrics = try await larder.get("/metrics")
+            let text = metrics.text
+            #expect(metrics.status == 200)
+            #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+            #expect(sample(text, #"larder_cache_hits_total{resource="rates"}"#) == 3)
+            #expect(sample(text, #"larder_cache_stale_hits_total{resource="rates"}"#) == 2)
+            #expect(sample(text, #"larder_cache_misses_total{resource="rates"}"#) == nil)
+            #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="200"}"#) == 2)
+            #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="304"}"#) == 1)
+            #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="error"}"#) == 2)
+            #expect(sample(text, #"larder_upstream_fetches_total{resource="rates",outcome="refused"}"#) == 1)
+            #expect(sample(text, #"larder_upstream_regressions_refused_total{resource="rates"}"#) == 1)
+            #expect(sample(text, #"larder_http_requests_total{route="/rates",status="200"}"#) == 5)
+            #expect(sample(text, #"larder_http_requests_total{route="unmatched",status="404"}"#) == 1)
+            #expect(sample(text, #"larder_http_request_duration_seconds_count{route="/rates"}"#) == 5)
+            #expect(sample(text, #"larder_resource_stale{resource="rates"}"#) == 1)
+            #expect((sample(text, #"larder_seconds_since_last_update{resource="rates"}"#) ?? 0) >= 101)
+            #expect(sample(text, #"larder_refresh_duration_seconds_count{resource="rates"}"#) == 6)
+        }
     }
 }
