@@ -48,10 +48,10 @@ public struct CacheState: Sendable, Equatable {
         if immutable {
             headers.add("Cache-Control", "public, max-age=31536000, immutable")
         } else {
-            let left = max(0, ttlLeft)
-            headers.add("Cache-Control", "public, max-age=\(left)")
-            // The same instant as max-age, for HTTP/1.0 caches and people reading headers.
-            headers.add("Expires", HTTPDate.format(secondsSince1970: second + left))
+            headers.add("Cache-Control", "public, max-age=\(max(0, ttlLeft))")
+            // The expiry instant itself (max-age counts down to it), for HTTP/1.0 caches and people;
+            // once past, it says so (RFC 9111 §5.3).
+            headers.add("Expires", HTTPDate.format(secondsSince1970: Int(expiresAt.timeIntervalSince1970.rounded(.down))))
         }
         headers.add("Age", String(age))
         var status = "Larder; hit; ttl=\(immutable ? 31_536_000 : ttlLeft)"
