@@ -112,7 +112,7 @@ public final class RatesCache: Sendable {
         let missing = days.filter { $0.ratesJSON == nil }.map(\.date)
         if !missing.isEmpty {
             var rendered: [(date: String, json: [UInt8])] = []
-            for record in try store.rateSets(datesInOrder: missing) {
+            for record in try store.rateSets(dates: missing).values {
                 if let set = RateSet(record) { rendered.append((record.date, RatesObjectReader.object(for: set))) }
             }
             try store.saveRatesJSON(rendered)

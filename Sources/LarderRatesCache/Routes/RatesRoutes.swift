@@ -123,15 +123,21 @@ public struct RatesRoutes: Sendable {
 
     /// `/{date}`, `/{start}..{end}` and `/{start}..` under any prefix.
     private func selected(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, _ dialect: RatesDialect) -> Response {
+        // Within one snapshot the path's date part and the query decide the answer: one asked
+        // before needs no parsing again (only valid ones are kept).
+        let queryKey = RatesSnapshot.queryKey(request.query)
+        let key = "selected\u{3}" + (request.parameters["date"] ?? "") + "\u{3}" + queryKey
+        if let prepared = snapshot.answers.answer(key) {
+            return prepared.response(for: request, state: state)
+        }
         do throws(RatesQueryError) {
             let selection = try DateSelection.parse(request.parameters["date"] ?? "")
             let query = try RatesQuery.parse(Array(request.query))
-            let queryKey = RatesSnapshot.queryKey(request.query)
             switch selection {
             case .day(let date):
-                return try day(date, request, snapshot, state, query: query, queryKey: queryKey)
+                return try day(date, request, snapshot, state, query: query, queryKey: queryKey, key: key)
             case .range(let start, let end):
-                return try series(start, end, request, snapshot, state, query: query, queryKey: queryKey)
+                return try series(start, end, request, snapshot, state, query: query, key: key)
             }
         } catch {
             return dialect.error(error).response
@@ -141,7 +147,7 @@ public struct RatesRoutes: Sendable {
     /// A day: the stored day or the latest before it; the newest day for any later date (SPEC §3).
     private func day(
         _ date: RateDate, _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, query: RatesQuery,
-        queryKey: String
+        queryKey: String, key: String
     ) throws(RatesQueryError) -> Response {
         let history = snapshot.history
         guard let index = history.index(onOrBefore: date) else {
@@ -149,10 +155,6 @@ public struct RatesRoutes: Sendable {
         }
         if index == history.count - 1 {
             return try latest(request, snapshot, state, query: query, key: "latest\u{3}" + queryKey)
-        }
-        let key = "day\u{3}\(index)\u{3}" + queryKey
-        if let prepared = snapshot.answers.answer(key) {
-            return prepared.response(for: request, state: state)
         }
         guard let set = history.set(at: index) else { return unreadable(history.days[index].date) }
         let body = RatesJSON.rates(
@@ -169,7 +171,7 @@ public struct RatesRoutes: Sendable {
     /// never changes again.
     private func series(
         _ start: RateDate, _ end: RateDate?, _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState,
-        query: RatesQuery, queryKey: String
+        query: RatesQuery, key: String
     ) throws(RatesQueryError) -> Response {
         let history = snapshot.history
         let newest = snapshot.set.date
@@ -179,10 +181,6 @@ public struct RatesRoutes: Sendable {
         }
         let startIndex = history.index(onOrBefore: start) ?? 0
         let immutable = end.map { $0 < newest } ?? false
-        let key = "series\u{3}\(startIndex)\u{3}\(endIndex)\u{3}\(immutable)\u{3}" + queryKey
-        if let prepared = snapshot.answers.answer(key) {
-            return prepared.response(for: request, state: state)
-        }
         let body = try RatesSeries.render(
             history, startIndex...endIndex, query: query, newestBase: snapshot.set.base)
         let prepared = snapshot.answers.keep(key, PreparedAnswer(

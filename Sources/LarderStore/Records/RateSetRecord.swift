@@ -99,13 +99,6 @@ extension Store {
         }
     }
 
-    /// The stored days `dates` with their rate rows (to render days stored before v3).
-    public func rateSets(datesInOrder dates: [String]) throws(StoreError) -> [RateSetRecord] {
-        try read { db in
-            try dates.compactMap { try Self.rateSet(db, sql: "SELECT * FROM rate_sets WHERE date = ?", arguments: [$0]) }
-        }
-    }
-
     /// Saves rendered rates objects of days stored before they were kept.
     public func saveRatesJSON(_ rendered: [(date: String, json: [UInt8])]) throws(StoreError) {
         try write { db in
