@@ -39,12 +39,16 @@ private func closedByPeer(_ descriptor: Int32, within timeout: Duration) -> Bool
 @Suite("Client abuse: stalled, junk and hostile requests never crash, hang, leak or change the cache", .serialized)
 struct ClientAbuseTests {
     @Test func slowlorisFromAnotherAddressDoesNotStarveANormalClient() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        harness.withRates()
-        harness.configuration.clientTimeout = .seconds(2)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let port = harness.port
+        try await withDocuments(sampleDocuments, rates: true) { configuration, _ in
+            configuration.clientTimeout = .seconds(2)
+        } _: { larder, _ in
+            try await slowloris(larder)
+        }
+    }
+
+    private func slowloris(_ larder: TestLarder) async throws {
+        #expect(try await larder.waitForSync())
+        let port = larder.port
         let (stalled, normal, closed) = try await onThread { () -> (Int, Duration, Int) in
             // 300 connections from 127.0.0.2, each sending half a request line and then nothing.
             var descriptors: [Int32] = []
@@ -67,8 +71,7 @@ struct ClientAbuseTests {
             }
             return (descriptors.count, elapsed, closed)
         }
-        let health = try await harness.get("/health")
-        await harness.finish()
+        let health = try await larder.get("/health")
         #expect(stalled == 300)
         #expect(normal < .seconds(1), "the normal client waited \(normal)")
         #expect(closed == stalled, "every stalled connection is closed by the client timeout")
@@ -76,13 +79,17 @@ struct ClientAbuseTests {
     }
 
     @Test func aThousandJunkRequestsChangeNothing() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        harness.withRates()
-        harness.configuration.clientTimeout = .seconds(1)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let before = try await harness.get("/rates")
-        let port = harness.port
+        try await withDocuments(sampleDocuments, rates: true) { configuration, _ in
+            configuration.clientTimeout = .seconds(1)
+        } _: { larder, _ in
+            try await sendJunk(larder)
+        }
+    }
+
+    private func sendJunk(_ larder: TestLarder) async throws {
+        #expect(try await larder.waitForSync())
+        let before = try await larder.get("/rates")
+        let port = larder.port
         let answered = try await onThread { () -> Int in
             var generator = SystemRandomNumberGenerator()
             var answered = 0
@@ -98,9 +105,8 @@ struct ClientAbuseTests {
             }
             return answered
         }
-        let after = try await harness.get("/rates")
-        let health = try await harness.get("/health")
-        await harness.finish()
+        let after = try await larder.get("/rates")
+        let health = try await larder.get("/health")
         #expect(answered > 0)
         #expect(health.status == 200)
         #expect(after.body == before.body)
@@ -113,11 +119,14 @@ struct ClientAbuseTests {
     ]
 
     @Test func hostileQueryValuesOnEveryRouteAreAnsweredWithoutA5xx() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        harness.withRates()
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let before = try await harness.get("/rates")
+        try await withDocuments(sampleDocuments, rates: true) { larder, _ in
+            try await sendHostileQueries(larder)
+        }
+    }
+
+    private func sendHostileQueries(_ larder: TestLarder) async throws {
+        #expect(try await larder.waitForSync())
+        let before = try await larder.get("/rates")
         let routes = ["/rates", "/rates/2026-11-20", "/currencies", "/documents", "/documents/a.txt", "/health",
                       "/ready", "/status", "/metrics"]
         let parameters = ["base", "symbols", "amount", "from", "to", "x"]
@@ -126,7 +135,7 @@ struct ClientAbuseTests {
             for parameter in parameters {
                 for value in Self.hostileValues {
                     let target = "\(route)?\(parameter)=\(value.contains("%") ? value : value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)"
-                    let answer = try await harness.get(target)
+                    let answer = try await larder.get(target)
                     if answer.status >= 500 { failures.append("\(target) → \(answer.status)") }
                     if answer.status >= 400, answer.header("Content-Type") != "application/json" {
                         failures.append("\(target) → \(answer.status) without a JSON error")
@@ -137,8 +146,7 @@ struct ClientAbuseTests {
                 }
             }
         }
-        let after = try await harness.get("/rates")
-        await harness.finish()
+        let after = try await larder.get("/rates")
         #expect(failures.isEmpty, "\(failures.prefix(10))")
         #expect(after.body == before.body)
     }

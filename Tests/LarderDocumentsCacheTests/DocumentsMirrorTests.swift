@@ -9,71 +9,68 @@ let sampleDocuments = [
 @Suite("Documents: the mirror over loopback", .serialized)
 struct DocumentsMirrorTests {
     @Test func everythingArrivesInTheBackgroundAndASecondStartDownloadsNothing() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        for document in sampleDocuments {
-            try await harness.fault(#"{"path":"/docs/\#(document.name)","delay_ms":400,"times":1}"#)
+        try await withDocuments(sampleDocuments) { _, upstream in
+            for document in sampleDocuments {
+                try await upstream.fault(#"{"path":"/docs/\#(document.name)","delay_ms":400,"times":1}"#)
+            }
+        } _: { larder, upstream in
+            // Slow downloads: the sync is still running while /health answers.
+            _ = try await eventually(timeout: .seconds(1)) { larder.application?.documents?.refresher.isRefreshing ?? false }
+            let health = try await larder.get("/health")
+            #expect(health.status == 200)
+            #expect(larder.application?.documents?.refresher.isRefreshing == true, "answered while the sync runs")
+            #expect(try await larder.waitForSync())
+            for document in sampleDocuments {
+                let answer = try await larder.get("/documents/" + document.name)
+                #expect(answer.status == 200)
+                #expect(answer.body == document.content)
+                #expect(answer.header("ETag") == "\"" + document.sha256.prefix(32) + "\"")
+                #expect(answer.header("X-Content-Type-Options") == "nosniff")
+            }
+            let listing = try await larder.get("/documents")
+            #expect((listing.json?["documents"] as? [[String: Any]])?.map { $0["url"] as? String } == [
+                "/documents/a.txt", "/documents/b.txt", "/documents/c.md",
+            ])
+            await larder.stop()
+            try await upstream.resetRequests()
+            try await larder.start()
+            #expect(try await larder.waitForSync())
+            let counts = try await upstream.allRequests()
+            #expect(counts[DocumentsFeed.indexPath]?.statuses == ["304": 1])
+            #expect(counts.keys.sorted() == [DocumentsFeed.indexPath], "no document downloaded again")
         }
-        try harness.start()
-        // Slow downloads: the sync is still running while /health answers.
-        for _ in 0..<200 where !(harness.app?.documents?.refresher.isRefreshing ?? false) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let health = try await harness.get("/health")
-        #expect(health.status == 200)
-        #expect(harness.app?.documents?.refresher.isRefreshing == true, "answered while the sync runs")
-        #expect(await harness.waitForSync())
-        for document in sampleDocuments {
-            let answer = try await harness.get("/documents/" + document.name)
-            #expect(answer.status == 200)
-            #expect(answer.body == document.content)
-            #expect(answer.header("ETag") == "\"" + document.sha256.prefix(32) + "\"")
-            #expect(answer.header("X-Content-Type-Options") == "nosniff")
-        }
-        let listing = try await harness.get("/documents")
-        #expect((listing.json?["documents"] as? [[String: Any]])?.map { $0["url"] as? String } == [
-            "/documents/a.txt", "/documents/b.txt", "/documents/c.md",
-        ])
-        await harness.stop()
-        try await harness.resetRequests()
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let counts = try await harness.upstreamRequests()
-        await harness.finish()
-        #expect(counts[DocumentsHarness.indexPath]?.statuses == ["304": 1])
-        #expect(counts.keys.sorted() == [DocumentsHarness.indexPath], "no document downloaded again")
     }
 
     @Test func aNewerUpdatedAtRefetchesOnlyThatDocument() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        try await harness.resetRequests()
-        let unchanged = try await harness.post("/documents/refresh")
-        #expect(unchanged.json?["index"] as? String == "not_modified")
-        #expect(try await harness.upstreamRequests().keys.sorted() == [DocumentsHarness.indexPath])
-        var changed = sampleDocuments
-        changed[1] = TestDocument("b.txt", "bravo, revised\n")
-        changed[1].updatedAt = "2026-11-02T10:00:00Z"
-        try await harness.publish(changed)
-        try await harness.resetRequests()
-        let refresh = try await harness.post("/documents/refresh")
-        let b = try await harness.get("/documents/b.txt")
-        let counts = try await harness.upstreamRequests()
-        await harness.finish()
-        #expect(refresh.json?["updated"] as? Int == 1)
-        #expect(refresh.json?["unchanged"] as? Int == 2)
-        #expect(counts.keys.sorted() == ["/docs/b.txt", DocumentsHarness.indexPath])
-        #expect(b.text == "bravo, revised\n")
+        try await withDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            try await upstream.resetRequests()
+            let unchanged = try await larder.post("/documents/refresh")
+            #expect(unchanged.json?["index"] as? String == "not_modified")
+            #expect(try await upstream.allRequests().keys.sorted() == [DocumentsFeed.indexPath])
+            var changed = sampleDocuments
+            changed[1] = TestDocument("b.txt", "bravo, revised\n")
+            changed[1].updatedAt = "2026-11-02T10:00:00Z"
+            try await upstream.publish(changed)
+            try await upstream.resetRequests()
+            let refresh = try await larder.post("/documents/refresh")
+            let b = try await larder.get("/documents/b.txt")
+            let counts = try await upstream.allRequests()
+            #expect(refresh.json?["updated"] as? Int == 1)
+            #expect(refresh.json?["unchanged"] as? Int == 2)
+            #expect(counts.keys.sorted() == ["/docs/b.txt", DocumentsFeed.indexPath])
+            #expect(b.text == "bravo, revised\n")
+        }
     }
 
     static let refusedIndexes: [(String, String)] = [
-        ("truncated", String(DocumentsHarness.index(sampleDocuments).dropLast(30))),
-        ("dot-dot name", DocumentsHarness.index([TestDocument("../a.txt", "x")])),
-        ("encoded dot-dot", DocumentsHarness.index([TestDocument("%2e%2e", "x")])),
-        ("absolute name", DocumentsHarness.index([TestDocument("/etc/passwd", "x")])),
-        ("NUL in a name", DocumentsHarness.index([TestDocument("a\\u0000.txt", "x")])),
-        ("case duplicate", DocumentsHarness.index([TestDocument("A.txt", "x"), TestDocument("a.txt", "y")])),
-        ("unknown version", DocumentsHarness.index(sampleDocuments).replacingOccurrences(of: #""version":1"#, with: #""version":2"#)),
+        ("truncated", String(DocumentsFeed.index(sampleDocuments).dropLast(30))),
+        ("dot-dot name", DocumentsFeed.index([TestDocument("../a.txt", "x")])),
+        ("encoded dot-dot", DocumentsFeed.index([TestDocument("%2e%2e", "x")])),
+        ("absolute name", DocumentsFeed.index([TestDocument("/etc/passwd", "x")])),
+        ("NUL in a name", DocumentsFeed.index([TestDocument("a\\u0000.txt", "x")])),
+        ("case duplicate", DocumentsFeed.index([TestDocument("A.txt", "x"), TestDocument("a.txt", "y")])),
+        ("unknown version", DocumentsFeed.index(sampleDocuments).replacingOccurrences(of: #""version":1"#, with: #""version":2"#)),
         ("billion laughs", """
             <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;">]>
             <documents version="1"><document name="&lol2;"/></documents>
@@ -82,148 +79,137 @@ struct DocumentsMirrorTests {
 
     @Test(arguments: refusedIndexes)
     func aRefusedIndexChangesNothing(name: String, index: String) async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let before = try await harness.get("/documents")
-        try await harness.put(DocumentsHarness.indexPath, Array(index.utf8))
-        let refresh = try await harness.post("/documents/refresh")
-        let after = try await harness.get("/documents")
-        let a = try await harness.get("/documents/a.txt")
-        await harness.finish()
-        #expect(refresh.status == 502, "\(name)")
-        #expect(refresh.errorCode == "upstream_failed")
-        #expect(after.text == before.text)
-        #expect(a.body == sampleDocuments[0].content)
+        try await withDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            let before = try await larder.get("/documents")
+            try await upstream.put(DocumentsFeed.indexPath, index)
+            let refresh = try await larder.post("/documents/refresh")
+            let after = try await larder.get("/documents")
+            let a = try await larder.get("/documents/a.txt")
+            #expect(refresh.status == 502, "\(name)")
+            #expect(refresh.errorCode == "upstream_failed")
+            #expect(after.text == before.text)
+            #expect(a.body == sampleDocuments[0].content)
+        }
     }
 
     @Test func aHashOrSizeMismatchKeepsTheOldCopy() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        var tampered = sampleDocuments
-        tampered[0] = TestDocument("a.txt", "tampered!\n")
-        tampered[0].claimedSHA256 = String(repeating: "ab", count: 32)
-        tampered[0].updatedAt = "2026-11-05T00:00:00Z"
-        tampered[2] = TestDocument("c.md", "# charlie, longer than claimed\n")
-        tampered[2].claimedSize = 3
-        try await harness.publish(tampered)
-        let refresh = try await harness.post("/documents/refresh")
-        let a = try await harness.get("/documents/a.txt")
-        let c = try await harness.get("/documents/c.md")
-        await harness.finish()
-        #expect(refresh.json?["failed"] as? Int == 2)
-        #expect(a.body == sampleDocuments[0].content)
-        #expect(c.body == sampleDocuments[2].content)
+        try await withDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            var tampered = sampleDocuments
+            tampered[0] = TestDocument("a.txt", "tampered!\n")
+            tampered[0].claimedSHA256 = String(repeating: "ab", count: 32)
+            tampered[0].updatedAt = "2026-11-05T00:00:00Z"
+            tampered[2] = TestDocument("c.md", "# charlie, longer than claimed\n")
+            tampered[2].claimedSize = 3
+            try await upstream.publish(tampered)
+            let refresh = try await larder.post("/documents/refresh")
+            let a = try await larder.get("/documents/a.txt")
+            let c = try await larder.get("/documents/c.md")
+            #expect(refresh.json?["failed"] as? Int == 2)
+            #expect(a.body == sampleDocuments[0].content)
+            #expect(c.body == sampleDocuments[2].content)
+        }
     }
 
     @Test func anEntryLeavesTheMirrorOnlyWithAValidIndex() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        // Removed from a refused index: stays.
-        try await harness.put(DocumentsHarness.indexPath, Array(DocumentsHarness.index(Array(sampleDocuments.prefix(2))).utf8.dropLast(5)))
-        _ = try await harness.post("/documents/refresh")
-        let kept = try await harness.get("/documents/c.md")
-        // Removed from a valid index: gone, file and all.
-        try await harness.publish(Array(sampleDocuments.prefix(2)))
-        let refresh = try await harness.post("/documents/refresh")
-        let gone = try await harness.get("/documents/c.md")
-        let files = try FileManager.default.contentsOfDirectory(atPath: harness.cacheDirectory + "/documents")
-        await harness.finish()
-        #expect(kept.status == 200)
-        #expect(refresh.json?["removed"] as? Int == 1)
-        #expect(gone.status == 404)
-        #expect(files.count == 2 && !files.contains { $0.hasPrefix("c.md") })
+        try await withDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            // Removed from a refused index: stays.
+            try await upstream.put(DocumentsFeed.indexPath, String(DocumentsFeed.index(Array(sampleDocuments.prefix(2))).dropLast(5)))
+            _ = try await larder.post("/documents/refresh")
+            let kept = try await larder.get("/documents/c.md")
+            // Removed from a valid index: gone, file and all.
+            try await upstream.publish(Array(sampleDocuments.prefix(2)))
+            let refresh = try await larder.post("/documents/refresh")
+            let gone = try await larder.get("/documents/c.md")
+            let files = try FileManager.default.contentsOfDirectory(atPath: larder.cacheDirectory + "/documents")
+            #expect(kept.status == 200)
+            #expect(refresh.json?["removed"] as? Int == 1)
+            #expect(gone.status == 404)
+            #expect(files.count == 2 && !files.contains { $0.hasPrefix("c.md") })
+        }
     }
 
     /// SPEC §4.9: another `--documents-url` keeps the mirror, served stale, until the new index syncs;
     /// then its index replaces the old, and only files it does not vouch for are fetched again.
     @Test func aChangedIndexURLKeepsTheMirrorUntilTheNewIndexIsSynced() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        await harness.stop()
-        var changed = sampleDocuments[1]
-        changed.content = Array("b, as the new upstream has it\n".utf8)
-        let added = TestDocument("d.txt", "only the new upstream has d\n")
-        let next = [sampleDocuments[0], changed, added]
-        for document in next { try await harness.put("/next/" + document.name, document.content) }
-        try await harness.put("/next/index.json", Array(DocumentsHarness.index(next).utf8))
-        try await harness.fault(#"{"path":"/next/index.json","status":503}"#)
-        harness.configuration.documents?.url = harness.upstreamURL("/next/index.json")
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let kept = try await harness.get("/documents/b.txt")
-        let keptC = try await harness.get("/documents/c.md")
-        try await harness.clearFaults()
-        try await harness.resetRequests()
-        let refresh = try await harness.post("/documents/refresh")
-        let replaced = try await harness.get("/documents/b.txt")
-        let gone = try await harness.get("/documents/c.md")
-        let new = try await harness.get("/documents/d.txt")
-        let listing = try await harness.get("/documents")
-        let requests = try await harness.upstreamRequests()
-        await harness.finish()
-        #expect(kept.body == sampleDocuments[1].content, "the old mirror is served while the new upstream fails")
-        #expect(kept.header("Cache-Status")?.hasSuffix("; detail=upstream-changed") == true)
-        #expect(keptC.status == 200)
-        #expect(refresh.status == 200)
-        #expect(replaced.body == changed.content)
-        #expect(gone.status == 404)
-        #expect(new.body == added.content)
-        #expect((listing.json?["documents"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["a.txt", "b.txt", "d.txt"])
-        #expect(requests["/next/a.txt"] == nil, "the new index vouches for a's bytes (same sha256): not fetched")
-        #expect(replaced.header("Cache-Status")?.contains("upstream-changed") == false)
+        try await withDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            var changed = sampleDocuments[1]
+            changed.content = Array("b, as the new upstream has it\n".utf8)
+            let added = TestDocument("d.txt", "only the new upstream has d\n")
+            let next = [sampleDocuments[0], changed, added]
+            for document in next { try await upstream.put("/next/" + document.name, document.content) }
+            try await upstream.put("/next/index.json", DocumentsFeed.index(next))
+            try await upstream.fault(#"{"path":"/next/index.json","status":503}"#)
+            try await larder.restart { $0.documents?.url = upstream.url("/next/index.json") }
+            #expect(try await larder.waitForSync())
+            let kept = try await larder.get("/documents/b.txt")
+            let keptC = try await larder.get("/documents/c.md")
+            try await upstream.clearFaults()
+            try await upstream.resetRequests()
+            let refresh = try await larder.post("/documents/refresh")
+            let replaced = try await larder.get("/documents/b.txt")
+            let gone = try await larder.get("/documents/c.md")
+            let new = try await larder.get("/documents/d.txt")
+            let listing = try await larder.get("/documents")
+            let requests = try await upstream.allRequests()
+            #expect(kept.body == sampleDocuments[1].content, "the old mirror is served while the new upstream fails")
+            #expect(kept.header("Cache-Status")?.hasSuffix("; detail=upstream-changed") == true)
+            #expect(keptC.status == 200)
+            #expect(refresh.status == 200)
+            #expect(replaced.body == changed.content)
+            #expect(gone.status == 404)
+            #expect(new.body == added.content)
+            #expect((listing.json?["documents"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["a.txt", "b.txt", "d.txt"])
+            #expect(requests["/next/a.txt"] == nil, "the new index vouches for a's bytes (same sha256): not fetched")
+            #expect(replaced.header("Cache-Status")?.contains("upstream-changed") == false)
+        }
     }
 
     @Test func withTheUpstreamDownEverythingIsServedAndARestartServesAtOnce() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        await harness.upstream.server.stop()
-        harness.clock.advance(by: 1000)
-        let refresh = try await harness.post("/documents/refresh")
-        let stale = try await harness.get("/documents/b.txt")
-        await harness.stop()
-        try harness.start()
-        let restarted = try await harness.get("/documents/b.txt")
-        let listing = try await harness.get("/documents")
-        await harness.finish()
-        #expect(refresh.status == 502)
-        #expect(stale.body == sampleDocuments[1].content)
-        // Unreachable, or an error when a pooled connection to the stopped upstream was cut: either way shown.
-        #expect(stale.header("Cache-Status")?.contains("; detail=upstream-") == true)
-        #expect(restarted.body == sampleDocuments[1].content)
-        #expect((listing.json?["documents"] as? [Any])?.count == 3)
+        try await withDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            await upstream.stop()
+            larder.clock.advance(by: 1000)
+            let refresh = try await larder.post("/documents/refresh")
+            let stale = try await larder.get("/documents/b.txt")
+            try await larder.restart()
+            let restarted = try await larder.get("/documents/b.txt")
+            let listing = try await larder.get("/documents")
+            #expect(refresh.status == 502)
+            #expect(stale.body == sampleDocuments[1].content)
+            // Unreachable, or an error when a pooled connection to the stopped upstream was cut: either way shown.
+            #expect(stale.header("Cache-Status")?.contains("; detail=upstream-") == true)
+            #expect(restarted.body == sampleDocuments[1].content)
+            #expect((listing.json?["documents"] as? [Any])?.count == 3)
+        }
     }
 
     @Test func theRefreshRouteNeedsTheAdminTokenAndReportsCounts() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        harness.configuration.adminToken = "s3cret"
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let refused = try await harness.post("/documents/refresh")
-        let port = harness.port
-        let allowed = try await onThread {
-            try TestConnection.fetch(port: port, "POST", "/documents/refresh", headers: [("Authorization", "Bearer s3cret")])
+        try await withDocuments(sampleDocuments) { configuration, _ in
+            configuration.adminToken = "s3cret"
+        } _: { larder, _ in
+            #expect(try await larder.waitForSync())
+            let refused = try await larder.post("/documents/refresh")
+            let allowed = try await larder.post("/documents/refresh", headers: [("Authorization", "Bearer s3cret")])
+            #expect(refused.status == 401)
+            #expect(allowed.status == 200)
+            #expect(allowed.json?["unchanged"] as? Int == 3)
+            #expect(Set(allowed.json?.keys.map { $0 } ?? []) == ["added", "updated", "removed", "unchanged", "failed", "index"])
         }
-        await harness.finish()
-        #expect(refused.status == 401)
-        #expect(allowed.status == 200)
-        #expect(allowed.json?["unchanged"] as? Int == 3)
-        #expect(Set(allowed.json?.keys.map { $0 } ?? []) == ["added", "updated", "removed", "unchanged", "failed", "index"])
     }
 
     @Test func aListedDocumentNotYetMirroredIsFetchedOnDemand() async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try await harness.fault(#"{"path":"/docs/b.txt","status":503,"times":1}"#)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let b = try await harness.get("/documents/b.txt")
-        await harness.finish()
-        #expect(b.status == 200)
-        #expect(b.body == sampleDocuments[1].content)
+        try await withDocuments(sampleDocuments) { _, upstream in
+            try await upstream.fault(#"{"path":"/docs/b.txt","status":503,"times":1}"#)
+        } _: { larder, _ in
+            #expect(try await larder.waitForSync())
+            let b = try await larder.get("/documents/b.txt")
+            #expect(b.status == 200)
+            #expect(b.body == sampleDocuments[1].content)
+        }
     }
 
     @Test(arguments: [
@@ -234,12 +220,11 @@ struct DocumentsMirrorTests {
         ("/documents/a.txt.larder-partial", [400, 404]), ("/documents/../../etc/passwd", [400, 404]),
     ])
     func traversalAttemptsNeverLeakAFile(target: String, statuses: [Int]) async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        try harness.start()
-        #expect(await harness.waitForSync())
-        let answer = try await harness.get(target)
-        await harness.finish()
-        #expect(statuses.contains(answer.status), "\(target) → \(answer.status)")
-        #expect(answer.header("Content-Type") == "application/json")
+        try await withDocuments(sampleDocuments) { larder, _ in
+            #expect(try await larder.waitForSync())
+            let answer = try await larder.get(target)
+            #expect(statuses.contains(answer.status), "\(target) → \(answer.status)")
+            #expect(answer.header("Content-Type") == "application/json")
+        }
     }
 }

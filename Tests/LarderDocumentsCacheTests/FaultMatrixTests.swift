@@ -8,8 +8,8 @@ enum FaultTarget: String, Sendable, CaseIterable {
 
     var path: String {
         switch self {
-        case .rates: DocumentsHarness.ratesPath
-        case .index: DocumentsHarness.indexPath
+        case .rates: DocumentsFeed.ratesPath
+        case .index: DocumentsFeed.indexPath
         case .document: "/docs/a.txt"
         }
     }
@@ -55,26 +55,28 @@ struct FaultMatrixTests {
 
     @Test(arguments: cases)
     func theCachedCopyIsServedUnchanged(target: FaultTarget, fault: UpstreamFault) async throws {
-        let harness = try await DocumentsHarness(sampleDocuments)
-        harness.withRates()
-        try harness.start(requestTimeout: .seconds(1))
-        #expect(await harness.waitForSync())
-        let before = try await snapshot(harness)
+        try await withDocuments(sampleDocuments, rates: true, upstreamTimeout: .seconds(1)) { larder, upstream in
+            try await check(fault, on: target, larder, upstream)
+        }
+    }
 
-        try await provoke(fault, on: target, harness)
-        harness.clock.advance(by: 101)
+    private func check(_ fault: UpstreamFault, on target: FaultTarget, _ larder: TestLarder, _ upstream: SampleUpstreamControl) async throws {
+        #expect(try await larder.waitForSync())
+        let before = try await snapshot(larder)
+
+        try await provoke(fault, on: target, upstream)
+        larder.clock.advance(by: 101)
         let (refresh, growth) = try await MemoryProbe.peakGrowth {
-            try await harness.post(target == .rates ? "/rates/refresh" : "/documents/refresh")
+            try await larder.post(target == .rates ? "/rates/refresh" : "/documents/refresh")
         }
         let started = ContinuousClock.now
-        let after = try await snapshot(harness)
+        let after = try await snapshot(larder)
         let elapsed = ContinuousClock.now - started
-        let status = try await harness.get("/status").json?["resources"] as? [String: [String: Any]]
-        let metrics = try await harness.get("/metrics").text
-        let requestsBefore = try await upstreamAttempts(on: target, fault, harness)
-        for _ in 0..<5 { _ = try await harness.get(target == .rates ? "/rates" : "/documents/b.txt") }
-        let requestsAfter = try await upstreamAttempts(on: target, fault, harness)
-        await harness.finish()
+        let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
+        let metrics = try await larder.get("/metrics").text
+        let requestsBefore = try await upstreamAttempts(on: target, fault, larder, upstream)
+        for _ in 0..<5 { _ = try await larder.get(target == .rates ? "/rates" : "/documents/b.txt") }
+        let requestsAfter = try await upstreamAttempts(on: target, fault, larder, upstream)
 
         // A document fault comes with a valid newer index, whose listing may change; the bytes may not.
         let compared = target == .document ? [0, 2] : [0, 1, 2]
@@ -110,65 +112,67 @@ struct FaultMatrixTests {
     }
 
     /// The three cached answers the fault must not change.
-    private func snapshot(_ harness: DocumentsHarness) async throws -> [[UInt8]] {
+    private func snapshot(_ larder: TestLarder) async throws -> [[UInt8]] {
         [
-            try await harness.get("/rates").body,
-            try await harness.get("/documents").body,
-            try await harness.get("/documents/a.txt").body,
+            try await larder.get("/rates").body,
+            try await larder.get("/documents").body,
+            try await larder.get("/documents/a.txt").body,
         ]
     }
 
     /// Upstream requests for the target so far: as the upstream counted them, or, when nothing
     /// listens, as Larder's failed fetches in `/metrics`.
-    private func upstreamAttempts(on target: FaultTarget, _ fault: UpstreamFault, _ harness: DocumentsHarness) async throws -> Int {
+    private func upstreamAttempts(
+        on target: FaultTarget, _ fault: UpstreamFault, _ larder: TestLarder, _ upstream: SampleUpstreamControl
+    ) async throws -> Int {
         guard fault.connectionRefused else {
-            return try await harness.upstreamRequests()[target.path]?.total ?? 0
+            return try await upstream.requests(target.path).total
         }
-        let metrics = try await harness.get("/metrics").text
+        let metrics = try await larder.get("/metrics").text
         let series = "larder_upstream_fetches_total{resource=\"\(target.resource)\",outcome=\"error\"} "
         let line = metrics.split(separator: "\n").first { $0.hasPrefix(series) }
         return line.flatMap { Int(Double($0.dropFirst(series.count)) ?? -1) } ?? 0
     }
 
     /// Installs the fault; a document fault also makes that document due (a newer `updated_at`).
-    private func provoke(_ fault: UpstreamFault, on target: FaultTarget, _ harness: DocumentsHarness) async throws {
+    private func provoke(_ fault: UpstreamFault, on target: FaultTarget, _ upstream: SampleUpstreamControl) async throws {
         if let json = fault.fault {
-            try await harness.fault(json.replacingOccurrences(of: "PATH", with: target.path))
+            try await upstream.fault(json.replacingOccurrences(of: "PATH", with: target.path))
         }
         if fault.connectionRefused {
             switch target {
             case .rates, .index:
-                await harness.upstream.server.stop()
+                await upstream.stop()
             case .document:
                 // A newer index sends a.txt to a port nothing listens on.
                 var moved = sampleDocuments
                 moved[0].updatedAt = "2026-11-15T00:00:00Z"
                 moved[0].url = "http://127.0.0.1:\(try freePort())/a.txt"
-                try await harness.publish(moved)
+                try await upstream.publish(moved)
             }
             return
         }
         switch (target, fault.regression) {
         case (.rates, true):
-            try await harness.put(target.path, Array(#"""
+            try await upstream.put(target.path, #"""
                 <?xml version="1.0" encoding="UTF-8"?>
                 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
                 <Cube><Cube time='2026-11-02'><Cube currency='USD' rate='1.0000'/></Cube></Cube></gesmes:Envelope>
-                """#.utf8))
+                """#)
         case (.index, true), (.document, true):
             var older = sampleDocuments
             older[0].updatedAt = "2026-10-15T00:00:00Z"
             if target == .index {
                 // An index generated before the held one.
-                let index = DocumentsHarness.index(older).replacingOccurrences(of: "2026-11-20T12:00:00Z", with: "2026-11-19T12:00:00Z")
-                try await harness.publish(older, index: index)
+                let index = DocumentsFeed.index(older).replacingOccurrences(of: "2026-11-20T12:00:00Z", with: "2026-11-19T12:00:00Z")
+                try await upstream.publish(older, index: index)
             } else {
-                try await harness.publish(older)
+                try await upstream.publish(older)
             }
         case (.document, false):
             var newer = sampleDocuments
             newer[0].updatedAt = "2026-11-15T00:00:00Z"
-            try await harness.publish(newer)
+            try await upstream.publish(newer)
         default:
             break
         }

@@ -24,6 +24,12 @@ public func withSampleUpstream<T: Sendable>(_ body: (SampleUpstreamControl) asyn
     }
 }
 
+/// How often the sample upstream was asked for one path, in all and by status.
+public struct RequestCount: Sendable, Equatable {
+    public var total: Int
+    public var statuses: [String: Int]
+}
+
 /// The sample upstream as a test drives it: its URLs, and its control API (files, faults, request counts).
 public struct SampleUpstreamControl: Sendable {
     let upstream: SampleUpstream
@@ -58,10 +64,15 @@ public struct SampleUpstreamControl: Sendable {
     }
 
     /// Requests the upstream answered for `path`, by status.
-    public func requests(_ path: String) async throws -> (total: Int, statuses: [String: Int]) {
+    public func requests(_ path: String) async throws -> RequestCount {
+        try await allRequests()[path] ?? RequestCount(total: 0, statuses: [:])
+    }
+
+    /// Requests the upstream answered, per path it was asked for.
+    public func allRequests() async throws -> [String: RequestCount] {
         let json = try await control("GET", "/_control/requests").json
-        let entry = (json?["paths"] as? [String: [String: Any]])?[path]
-        return (entry?["requests"] as? Int ?? 0, entry?["statuses"] as? [String: Int] ?? [:])
+        let paths = json?["paths"] as? [String: [String: Any]] ?? [:]
+        return paths.mapValues { RequestCount(total: $0["requests"] as? Int ?? 0, statuses: $0["statuses"] as? [String: Int] ?? [:]) }
     }
 
     public func resetRequests() async throws {

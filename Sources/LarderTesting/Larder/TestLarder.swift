@@ -18,6 +18,8 @@ public final class TestLarder: Sendable {
     /// What the next `start()` runs with.
     public let configuration: Mutex<Configuration>
     public let clock: ManualClock
+    /// How long one upstream request may take before Larder gives up on it.
+    public let upstreamTimeout: Duration
     private let running = Mutex<Running?>(nil)
 
     /// A configuration on loopback, port 0, a fresh temporary cache, four server threads.
@@ -29,9 +31,10 @@ public final class TestLarder: Sendable {
         return configuration
     }
 
-    init(configuration: Configuration, clock: ManualClock) {
+    init(configuration: Configuration, clock: ManualClock, upstreamTimeout: Duration) {
         self.configuration = Mutex(configuration)
         self.clock = clock
+        self.upstreamTimeout = upstreamTimeout
     }
 
     /// The running application (its caches, its server); nil while stopped.
@@ -46,7 +49,7 @@ public final class TestLarder: Sendable {
     public func start() async throws {
         let configuration = configuration.withLock { $0 }
         var limits = UpstreamLimits()
-        limits.requestTimeout = min(limits.requestTimeout, .seconds(10))
+        limits.requestTimeout = upstreamTimeout
         let application = try LarderApplication(
             configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits)
         let group = application.serviceGroup(gracefulShutdownSignals: [])
@@ -82,6 +85,11 @@ public final class TestLarder: Sendable {
     /// `GET target` over a fresh loopback connection.
     public func get(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
         try await request("GET", target, headers: headers)
+    }
+
+    /// `POST target` over a fresh loopback connection.
+    public func post(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
+        try await request("POST", target, headers: headers)
     }
 
     /// Any request over a fresh loopback connection (blocking socket work off the cooperative pool).

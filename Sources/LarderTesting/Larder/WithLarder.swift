@@ -9,7 +9,7 @@ import ServiceLifecycle
 
 /// The one way a test gets a running Larder: a sample upstream and a Larder on loopback ports,
 /// the application built and its services run exactly as `larder serve` runs them, on a manual
-/// clock, and everything stopped and its cache directory removed on every exit path.
+/// clock (upstream requests time out after `upstreamTimeout`), and everything stopped and its cache directory removed on every exit path.
 ///
 /// ```swift
 /// try await withLarder { configuration, upstream in
@@ -20,13 +20,14 @@ import ServiceLifecycle
 /// ```
 public func withLarder<T: Sendable>(
     clock: ManualClock = ManualClock(),
+    upstreamTimeout: Duration = .seconds(10),
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
     try await withSampleUpstream { upstream in
         var configuration = TestLarder.defaultConfiguration()
         try await configure(&configuration, upstream)
-        let larder = TestLarder(configuration: configuration, clock: clock)
+        let larder = TestLarder(configuration: configuration, clock: clock, upstreamTimeout: upstreamTimeout)
         do {
             try await larder.start()
             let result = try await body(larder, upstream)
