@@ -38,16 +38,23 @@ private func closedByPeer(_ descriptor: Int32, within timeout: Duration) -> Bool
 
 @Suite("Client abuse: stalled, junk and hostile requests never crash, hang, leak or change the cache", .serialized)
 struct ClientAbuseTests {
-    @Test func slowlorisFromAnotherAddressDoesNotStarveANormalClient() async throws {
+    /// Larder caching documents and rates, its first sync done, closing idle clients after `clientTimeout`.
+    private func withSyncedLarder(
+        clientTimeout: Duration = .seconds(30), _ body: (TestLarder) async throws -> Void
+    ) async throws {
         try await withDocuments(sampleDocuments, rates: true) { configuration, _ in
-            configuration.clientTimeout = .seconds(2)
+            configuration.clientTimeout = clientTimeout
         } _: { larder, _ in
-            try await slowloris(larder)
+            #expect(try await larder.waitForSync())
+            try await body(larder)
         }
     }
 
+    @Test func slowlorisFromAnotherAddressDoesNotStarveANormalClient() async throws {
+        try await withSyncedLarder(clientTimeout: .seconds(2), slowloris)
+    }
+
     private func slowloris(_ larder: TestLarder) async throws {
-        #expect(try await larder.waitForSync())
         let port = larder.port
         let (stalled, normal, closed) = try await onThread { () -> (Int, Duration, Int) in
             // 300 connections from 127.0.0.2, each sending half a request line and then nothing.
@@ -79,15 +86,10 @@ struct ClientAbuseTests {
     }
 
     @Test func aThousandJunkRequestsChangeNothing() async throws {
-        try await withDocuments(sampleDocuments, rates: true) { configuration, _ in
-            configuration.clientTimeout = .seconds(1)
-        } _: { larder, _ in
-            try await sendJunk(larder)
-        }
+        try await withSyncedLarder(clientTimeout: .seconds(1), sendJunk)
     }
 
     private func sendJunk(_ larder: TestLarder) async throws {
-        #expect(try await larder.waitForSync())
         let before = try await larder.get("/rates")
         let port = larder.port
         let answered = try await onThread { () -> Int in
@@ -119,13 +121,10 @@ struct ClientAbuseTests {
     ]
 
     @Test func hostileQueryValuesOnEveryRouteAreAnsweredWithoutA5xx() async throws {
-        try await withDocuments(sampleDocuments, rates: true) { larder, _ in
-            try await sendHostileQueries(larder)
-        }
+        try await withSyncedLarder(sendHostileQueries)
     }
 
     private func sendHostileQueries(_ larder: TestLarder) async throws {
-        #expect(try await larder.waitForSync())
         let before = try await larder.get("/rates")
         let routes = ["/rates", "/rates/2026-11-20", "/currencies", "/documents", "/documents/a.txt", "/health",
                       "/ready", "/status", "/metrics"]
