@@ -12,12 +12,7 @@ struct FixtureTests {
         #expect(set.date == RateDate("2013-01-28"))
         #expect(set.base == "EUR")
         #expect(set.rates.count == 33)
-        #expect(set.text(of: "USD") == "1.3444")
-        #expect(set.text(of: "JPY") == "122.21")
-        #expect(set.text(of: "CZK") == "25.690")
-        #expect(set.text(of: "GBP") == "0.85450")
-        #expect(set.text(of: "LVL") == "0.6987")
-        #expect(set.text(of: "IDR") == "13011.59")
+        #expect(set.texts("USD", "JPY", "CZK", "GBP", "LVL", "IDR") == ["1.3444", "122.21", "25.690", "0.85450", "0.6987", "13011.59"])
         #expect(set.createdAt == nil)
         #expect(set.updatedAt == RateDate("2013-01-28")?.startInstant)
     }
@@ -28,11 +23,7 @@ struct FixtureTests {
         #expect(parsed.sets.count == 1)
         #expect(set.date == RateDate("2022-07-08"))
         #expect(set.rates.count == 31)
-        #expect(set.text(of: "RUB") == nil)
-        #expect(set.text(of: "USD") == "1.0163")
-        #expect(set.text(of: "ISK") == "139.50")
-        #expect(set.text(of: "MXN") == "20.8477")
-        #expect(set.text(of: "HUF") == "402.45")
+        #expect(set.texts("RUB", "USD", "ISK", "MXN", "HUF") == [nil, "1.0163", "139.50", "20.8477", "402.45"])
     }
 
     @Test func ecbHistory90Days() throws {
@@ -48,13 +39,9 @@ struct FixtureTests {
         #expect(parsed.sets.allSatisfy { $0.rates.count == 32 && $0.base == "EUR" })
         #expect(parsed.sets.allSatisfy { $0.updatedAt == $0.date.startInstant })
         let newest = try #require(parsed.latest)
-        #expect(newest.text(of: "USD") == "1.3534")
-        #expect(newest.text(of: "CZK") == "27.44")
-        #expect(newest.text(of: "HUF") == "306.6")
+        #expect(newest.texts("USD", "CZK", "HUF") == ["1.3534", "27.44", "306.6"])
         let oldest = try #require(parsed.sets.first)
-        #expect(oldest.text(of: "USD") == "1.3906")
-        #expect(oldest.text(of: "GBP") == "0.83675")
-        #expect(oldest.text(of: "NOK") == "8.28")
+        #expect(oldest.texts("USD", "GBP", "NOK") == ["1.3906", "0.83675", "8.28"])
     }
 
     @Test func openExchangeRatesLatest() throws {
@@ -69,11 +56,7 @@ struct FixtureTests {
         #expect(set.date == RateDate("2011-10-11"))
         #expect(set.updatedAt == Date(timeIntervalSince1970: 1_318_321_664))
         #expect(set.createdAt == nil)
-        #expect(set.text(of: "EUR") == "0.746770219")
-        #expect(set.text(of: "GBP") == "0.643004115")
-        #expect(set.text(of: "JPY") == "76.8226166")
-        #expect(set.text(of: "VND") == "20833.3333")
-        #expect(set.text(of: "KWD") == "0.277029797")
+        #expect(set.texts("EUR", "GBP", "JPY", "VND", "KWD") == ["0.746770219", "0.643004115", "76.8226166", "20833.3333", "0.277029797"])
     }
 
     @Test func openExchangeRatesHistorical() throws {
@@ -84,10 +67,7 @@ struct FixtureTests {
         #expect(set.rates.count == 158)
         #expect(set.date == RateDate("2012-06-15"))
         #expect(set.updatedAt == Date(timeIntervalSince1970: 1_339_802_916))
-        #expect(set.text(of: "EUR") == "0.791277")
-        #expect(set.text(of: "VND") == "20936")
-        #expect(set.text(of: "XCD") == "2.7")
-        #expect(set.text(of: "JPY") == "78.720001")
+        #expect(set.texts("EUR", "VND", "XCD", "JPY") == ["0.791277", "20936", "2.7", "78.720001"])
     }
 
     @Test(arguments: [

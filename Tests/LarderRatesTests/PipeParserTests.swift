@@ -72,9 +72,7 @@ struct PipeParserTests {
 
     @Test(arguments: refused)
     func refuses(name: String, body: String) {
-        let message = refusal(body, as: .pipe)
-        #expect(message != nil, "\(name) was accepted")
-        #expect(message?.hasPrefix("pipe: ") ?? true, "\(name): \(message ?? "")")
+        expectRefusal(name, body, as: .pipe)
     }
 
     @Test func refusesInvalidUTF8() {

@@ -1,6 +1,7 @@
 import Foundation
 import LarderConfig
 import LarderRates
+import Testing
 
 /// Where the test inputs live, found from this file so the tests run from any working directory.
 enum Paths {
@@ -50,4 +51,18 @@ extension RateSet {
     func text(of code: String) -> String? {
         rates.first { $0.code == code }?.value.text
     }
+}
+
+extension RateSet {
+    /// The rates of `codes` as their upstream text, in order (nil where absent): one expectation for many rates.
+    func texts(_ codes: String...) -> [String?] {
+        codes.map { text(of: $0) }
+    }
+}
+
+/// Expects `body` refused as `format`, with a message that names the format (`ecb: …`).
+func expectRefusal(_ name: String, _ body: String, as format: RatesFormat, sourceLocation: SourceLocation = #_sourceLocation) {
+    let message = refusal(body, as: format)
+    #expect(message != nil, "\(name) was accepted", sourceLocation: sourceLocation)
+    #expect(message?.hasPrefix("\(format.rawValue): ") ?? true, "\(name): \(message ?? "")", sourceLocation: sourceLocation)
 }
