@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(
             name: "LarderServingTests",
-            dependencies: ["LarderServing", "LarderHTTP", "LarderFreshness", "LarderTesting"]
+            dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]
         ),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderConfig"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderConfig"]),
@@ -205,18 +205,14 @@ let package = Package(
             name: "LarderRatesCacheTests",
             dependencies: [
                 "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig", "LarderStore", "LarderFreshness", "LarderHTTP",
-                "LarderServing",
-                "SampleUpstream", "LarderTesting",
-                .product(name: "Logging", package: "swift-log"),
+                "LarderServing", "LarderTesting",
             ]
         ),
         .testTarget(
             name: "LarderDocumentsCacheTests",
             dependencies: [
-                "LarderDocumentsCache", "LarderDocuments", "LarderApp", "LarderConfig", "LarderStore",
-                "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream", "LarderTesting",
+                "LarderDocumentsCache", "LarderApp", "LarderConfig", "LarderFreshness", "LarderTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -226,3 +222,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target: `any` spelled out, members visible only through what a file imports, and imports
+// internal unless a file re-exports them on purpose (`public import`).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,15 +1,15 @@
 import Foundation
-import LarderConfig
-import LarderDocumentsCache
-import LarderFreshness
-import LarderHTTP
-import LarderMetrics
-import LarderRatesCache
+public import LarderConfig
+public import LarderDocumentsCache
+public import LarderFreshness
+public import LarderHTTP
+public import LarderMetrics
+public import LarderRatesCache
 import LarderStore
-import LarderUpstream
-import Logging
-import ServiceLifecycle
-import UnixSignals
+public import LarderUpstream
+public import Logging
+public import ServiceLifecycle
+public import UnixSignals
 
 /// The running Larder built from a configuration — the same value for the binary and for tests.
 public struct LarderApplication: Sendable {

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 /// Everything `larder serve` is told, validated once at start; later modules read it and never parse again.
 public struct Configuration: Sendable, Equatable {

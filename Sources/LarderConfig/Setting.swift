@@ -1,3 +1,4 @@
+import Foundation
 /// One configurable value: its `--flag` and its `LARDER_*` environment variable (SPEC §2).
 public enum Setting: String, CaseIterable, Sendable {
     case host

@@ -1,11 +1,11 @@
 import Foundation
-import LarderConfig
+public import LarderConfig
 import LarderDocuments
-import LarderFreshness
-import LarderServing
-import LarderStore
-import LarderUpstream
-import Logging
+public import LarderFreshness
+public import LarderServing
+public import LarderStore
+public import LarderUpstream
+public import Logging
 
 /// The documents mirror: the last valid index, the verified files on disk, and the refresher that
 /// keeps the index fresh and the files in step with it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension RFC3339 {
     /// The instant in UTC, `2026-04-30T17:22:05Z`, with `.123` milliseconds when `milliseconds` is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Strict RFC 3339 timestamps (`2026-05-01T12:00:00Z`, `2026-04-30T17:22:05.123+02:00`) as instants.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The time source of every freshness decision, injected so tests move time instead of sleeping through a TTL.
 public protocol FreshnessClock: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An item's upstream timestamps, where known (SPEC §4).
 public struct Timestamps: Sendable, Equatable {

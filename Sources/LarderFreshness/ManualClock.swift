@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A clock that moves only when told: tests advance it past a TTL and the sleepers wake at once.

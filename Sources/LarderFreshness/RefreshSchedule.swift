@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When a cached copy stops being fresh and when the upstream is contacted next: a TTL (SPEC §4.1)
 /// or a publication calendar (§4.10). The `Refresher` asks; the schedule decides.

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Synchronization
 
 /// Keeps one cached item fresh (SPEC §4.5–4.7): one refresh at a time, a scheduler that refreshes

@@ -1,7 +1,7 @@
 import CoreMetrics
-import LarderHTTP
-import LarderServing
-import Prometheus
+public import LarderHTTP
+public import LarderServing
+public import Prometheus
 import Synchronization
 
 /// Larder's Prometheus metrics (SPEC §3 `/metrics`), recorded through swift-metrics into one registry.

@@ -1,3 +1,4 @@
+import LarderHTTP
 import LarderServing
 import Synchronization
 

@@ -1,11 +1,11 @@
-import Foundation
-import LarderConfig
-import LarderFreshness
+public import Foundation
+public import LarderConfig
+public import LarderFreshness
 import LarderRates
-import LarderServing
-import LarderStore
-import LarderUpstream
-import Logging
+public import LarderServing
+public import LarderStore
+public import LarderUpstream
+public import Logging
 
 /// The cached exchange rates: every stored day in memory, prepared for serving, and the refresher
 /// that keeps them fresh on a TTL or the ECB's publication calendar.

@@ -1,4 +1,4 @@
-import LarderFreshness
+public import LarderFreshness
 
 /// Told what the caches do (metrics). Calls come from server threads and refresh tasks, so they must be cheap.
 public protocol CacheEvents: Sendable {

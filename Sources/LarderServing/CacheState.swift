@@ -1,6 +1,6 @@
-import Foundation
-import LarderFreshness
-import LarderHTTP
+public import Foundation
+public import LarderFreshness
+public import LarderHTTP
 
 /// How fresh a cached answer is at one instant, and the SPEC §3 headers that say so.
 public struct CacheState: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import LarderHTTP
+public import LarderHTTP
 
 /// Answers a request from a representation: 304 when the client's validators match, else the body.
 public enum CachedAnswer {

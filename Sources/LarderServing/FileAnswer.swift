@@ -1,5 +1,5 @@
 import Glibc
-import LarderHTTP
+public import LarderHTTP
 
 /// The validators and type of a file on disk, as its answers declare them.
 public struct FileRepresentation: Sendable, Equatable {

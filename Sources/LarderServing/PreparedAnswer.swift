@@ -1,4 +1,4 @@
-import LarderHTTP
+public import LarderHTTP
 import Synchronization
 
 /// The hot path's answers for one representation: the 200 and the 304, built at most once per

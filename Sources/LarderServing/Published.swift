@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The current value every request reads, replaced whole by one swap: readers hold a strong
 /// reference and never see half an update.

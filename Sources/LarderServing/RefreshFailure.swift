@@ -1,5 +1,5 @@
-import LarderFreshness
-import LarderHTTP
+public import LarderFreshness
+public import LarderHTTP
 
 extension RefreshError {
     /// The answer of a `POST …/refresh` that failed: 502 for anything the upstream did, 500 when

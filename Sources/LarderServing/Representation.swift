@@ -1,7 +1,7 @@
 import Crypto
-import Foundation
+public import Foundation
 import LarderFormats
-import LarderHTTP
+public import LarderHTTP
 
 /// A body prepared once per change, with the validators every answer carries: a strong `ETag`
 /// from the bytes and a `Last-Modified` from when the content last changed.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Logging
+public import Logging
 
 /// Larder's SQLite store in the cache directory: metadata, rate sets and history (document bodies live as files).
 ///

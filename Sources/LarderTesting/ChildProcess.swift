@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A real binary of this package (`larder`, `sample-upstream`) run by a test, killed when dropped.

@@ -1,7 +1,8 @@
 import AsyncHTTPClient
-import Logging
+public import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// The one shared upstream HTTP client: conditional GETs under the limits of SPEC §6.
 ///

@@ -1,6 +1,6 @@
-import Foundation
-import LarderHTTP
-import Logging
+public import Foundation
+public import LarderHTTP
+public import Logging
 
 /// A small HTTP upstream of Larder's own: serves a folder with validators and misbehaves on request.
 public final class SampleUpstream: Sendable {

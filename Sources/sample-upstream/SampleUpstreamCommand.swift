@@ -4,6 +4,7 @@ import LarderHTTP
 import Logging
 import SampleUpstream
 import ServiceLifecycle
+import UnixSignals
 
 /// `sample-upstream`: serves a folder over HTTP as Larder's upstream, for `make run` and the tests.
 @main

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LarderConfig
 import LarderTesting
 import Testing
 

@@ -1,7 +1,10 @@
 import Crypto
 import Foundation
+import LarderApp
 import LarderConfig
+import LarderDocumentsCache
 import LarderFreshness
+import LarderRatesCache
 import LarderTesting
 
 /// One document as a test publishes it upstream.

@@ -1,4 +1,8 @@
 import Foundation
+import LarderApp
+import LarderConfig
+import LarderDocumentsCache
+import LarderFreshness
 import LarderTesting
 import Testing
 

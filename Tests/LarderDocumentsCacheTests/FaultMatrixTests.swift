@@ -1,4 +1,5 @@
 import Foundation
+import LarderFreshness
 import LarderTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LarderConfig
 import LarderDocuments
 import Testing
 

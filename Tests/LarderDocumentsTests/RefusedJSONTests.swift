@@ -1,3 +1,4 @@
+import LarderConfig
 import LarderDocuments
 import Testing
 

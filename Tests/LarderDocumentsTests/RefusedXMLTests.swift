@@ -1,3 +1,5 @@
+import Foundation
+import LarderConfig
 import LarderDocuments
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import LarderHTTP
 import LarderTesting
+import Logging
 import Synchronization
 import Testing
 

@@ -1,4 +1,6 @@
+import LarderApp
 import LarderConfig
+import LarderDocumentsCache
 import LarderTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import LarderConfig
+import LarderFreshness
 import LarderTesting
 import Testing
 

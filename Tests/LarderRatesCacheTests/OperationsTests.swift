@@ -1,5 +1,8 @@
 import Foundation
+import LarderApp
 import LarderConfig
+import LarderFreshness
+import LarderRatesCache
 import LarderTesting
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
+import LarderApp
 import LarderConfig
 import LarderFreshness
+import LarderRatesCache
 import LarderTesting
 
 /// Where the rates suites publish their feed on the sample upstream.

@@ -1,6 +1,11 @@
 import Foundation
+import LarderApp
+import LarderConfig
+import LarderFreshness
+import LarderRatesCache
 import LarderStore
 import LarderTesting
+import Synchronization
 import Testing
 
 @Suite("Rates: TTL, timestamps, failures, restarts (SPEC §4)", .serialized)

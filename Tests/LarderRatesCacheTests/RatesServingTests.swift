@@ -1,4 +1,6 @@
 import Foundation
+import LarderConfig
+import LarderFreshness
 import LarderHTTP
 import LarderTesting
 import Testing

@@ -1,6 +1,8 @@
 import Foundation
-@testable import LarderRatesCache
+import LarderConfig
+import LarderFreshness
 import LarderRates
+@testable import LarderRatesCache
 import LarderServing
 import LarderTesting
 import Synchronization

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// Writes each log event as one JSON object per line to standard error (`--log-format json`).
 public struct JSONLogHandler: LogHandler {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One document of an upstream index (SPEC §5), its fields checked and its URL resolved.
 public struct DocumentEntry: Sendable, Hashable {

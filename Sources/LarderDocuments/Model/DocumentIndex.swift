@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A whole, valid documents index (SPEC §5): accepted all or nothing by `DocumentIndexParser`.
 public struct DocumentIndex: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import LarderDocuments
 import LarderFreshness
-import LarderHTTP
+public import LarderHTTP
 import LarderServing
 import LarderStore
 

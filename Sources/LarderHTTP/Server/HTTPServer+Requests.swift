@@ -1,5 +1,7 @@
 import CMicroHTTPD
 import Glibc
+import Logging
+import Synchronization
 
 // The request side of the server, called from libmicrohttpd's threads through Callbacks.swift.
 extension HTTPServer {

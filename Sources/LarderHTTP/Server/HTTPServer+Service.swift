@@ -1,4 +1,4 @@
-import ServiceLifecycle
+public import ServiceLifecycle
 
 extension HTTPServer: Service {
     /// Listens until graceful shutdown (SIGTERM/SIGINT through a ServiceGroup), then stops cleanly.

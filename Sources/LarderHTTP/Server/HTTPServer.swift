@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Glibc
-import Logging
+public import Logging
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: one thread or a thread pool, a router, suspend/resume for

@@ -1,5 +1,5 @@
-import Foundation
-import LarderConfig
+public import Foundation
+public import LarderConfig
 import LarderFormats
 
 /// Reads an upstream rates body (SPEC §5) into rate sets: all or nothing, at least one set or an error.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import LarderFormats
 
 /// The ECB's publication calendar (SPEC §4.10): TARGET working days, 16:00 Europe/Berlin.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A positive rate exactly as the upstream published it: the digits kept for output, the `Decimal` for arithmetic.
 ///

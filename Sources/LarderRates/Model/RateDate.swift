@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A calendar day `YYYY-MM-DD` (UTC), the key of a rate set; ordered by time.
 public struct RateDate: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Foundation
-import LarderConfig
+public import Foundation
+public import LarderConfig
 
 /// One currency's rate against a set's base, with its name when the feed gives one.
 public struct CurrencyRate: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Converts a stored set to another base and amount, in `Decimal`, rounding once at output.
 ///

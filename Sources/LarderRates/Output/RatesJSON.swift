@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import LarderFormats
 
 /// Renders Larder's rates bodies byte for byte: the Frankfurter v1 shape, keys in a fixed order.

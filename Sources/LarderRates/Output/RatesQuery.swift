@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A validated `/rates` query: `base`/`from`, `symbols`/`to`, `amount` (SPEC §3).
 public struct RatesQuery: Sendable, Hashable {

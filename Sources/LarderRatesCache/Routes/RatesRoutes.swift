@@ -1,7 +1,9 @@
 import Foundation
-import LarderHTTP
+import LarderFreshness
+public import LarderHTTP
 import LarderRates
 import LarderServing
+import Logging
 
 /// The rates routes (SPEC §3): Larder's own `/rates`, `/rates/{date}`, `/rates/{start}..{end}`,
 /// `/currencies` and `POST /rates/refresh`, and Frankfurter v1's `/latest` (`/current`), `/{date}`,

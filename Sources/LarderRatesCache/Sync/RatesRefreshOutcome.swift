@@ -1,4 +1,4 @@
-import LarderRates
+public import LarderRates
 
 /// What one successful contact with the rates upstream did.
 public struct RatesRefreshOutcome: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// One entry of the last valid upstream index, in index order: what `/documents` lists.
 public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {

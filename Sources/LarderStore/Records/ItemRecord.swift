@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// The freshness record of one cached item (SPEC §4): when the upstream last confirmed it, its
 /// upstream timestamps, and the validators to revalidate it with.

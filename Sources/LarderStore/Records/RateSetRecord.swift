@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 
 /// One stored day of rates: the published digits as text, so nothing passes through floating point.

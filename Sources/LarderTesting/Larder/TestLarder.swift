@@ -1,10 +1,11 @@
 import Foundation
-import LarderApp
-import LarderConfig
-import LarderFreshness
+public import LarderApp
+public import LarderConfig
+public import LarderFreshness
+import LarderHTTP
 import LarderUpstream
 import ServiceLifecycle
-import Synchronization
+public import Synchronization
 
 /// A Larder running its services in this process (see `withLarder`): restartable on the same
 /// cache, so a test can stop it, change its configuration, and start it again.

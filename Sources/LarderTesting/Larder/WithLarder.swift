@@ -1,7 +1,7 @@
 import Foundation
 import LarderApp
-import LarderConfig
-import LarderFreshness
+public import LarderConfig
+public import LarderFreshness
 import LarderHTTP
 import LarderUpstream
 import SampleUpstream
