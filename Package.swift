@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderConfigTests", dependencies: ["LarderConfig"]),
         .testTarget(name: "SampleUpstreamTests", dependencies: ["SampleUpstream", "LarderTesting"]),
-        .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore"]),
+        .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore", "LarderTesting"]),
         .testTarget(
             name: "LarderUpstreamTests",
             dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTesting"]

@@ -103,3 +103,15 @@ func isInstant(_ date: Date?, _ seconds: Double) -> Bool {
     guard let date else { return false }
     return abs(date.timeIntervalSince1970 - seconds) < 0.000_5
 }
+
+/// Expects `valid` accepted whole and refused when cut at every byte before its final newline
+/// (the byte after the closing brace or root tag, without which the index is still whole).
+func expectEveryCutRefused(_ valid: String, format: DocumentsFormat, sourceLocation: SourceLocation = #_sourceLocation) {
+    let bytes = Array(valid.utf8)
+    #expect(bytes.last == UInt8(ascii: "\n"), sourceLocation: sourceLocation)
+    let end = bytes.count - 1
+    #expect(refusal(Array(bytes[..<end]), format: format) == nil, "the uncut index is valid", sourceLocation: sourceLocation)
+    for cut in 1..<end {
+        #expect(refusal(Array(bytes[..<cut]), format: format) != nil, "accepted when cut at byte \(cut)", sourceLocation: sourceLocation)
+    }
+}

@@ -11,13 +11,7 @@ struct RefusedJSONTests {
 
     @Test("every cut of a valid index short of its closing brace is refused")
     func everyTruncation() {
-        let bytes = Array(Self.valid.utf8)
-        #expect(bytes.last == UInt8(ascii: "\n"))
-        let end = bytes.count - 1
-        #expect(refusal(Array(bytes[..<end]), format: .json) == nil, "the uncut index is valid")
-        for cut in 1..<end {
-            #expect(refusal(Array(bytes[..<cut]), format: .json) != nil, "accepted when cut at byte \(cut)")
-        }
+        expectEveryCutRefused(Self.valid, format: .json)
     }
 
     @Test("bodies that are not a JSON index object", arguments: [

@@ -23,40 +23,39 @@ struct DiskTroubleTests {
     }
 
     @Test func aFileThatIsNotADatabaseIsReportedAndKept() async throws {
-        let cache = NSTemporaryDirectory() + "larder-garbage-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        let garbage = Data("SQLite format 3\u{0}this is not a database".utf8)
-        try garbage.write(to: URL(fileURLWithPath: cache + "/larder.sqlite"))
-        let result = try await onThread { try serve(cache: cache) }
-        #expect(result.status == 73)
-        #expect(result.stderr.contains("file is not a database"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: cache + "/larder.sqlite")) == garbage, "never deleted")
+        try await withTemporaryDirectory("larder-garbage") { cache in
+            let garbage = Data("SQLite format 3\u{0}this is not a database".utf8)
+            try garbage.write(to: URL(fileURLWithPath: cache + "/larder.sqlite"))
+            let result = try await onThread { try serve(cache: cache) }
+            #expect(result.status == 73)
+            #expect(result.stderr.contains("file is not a database"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cache + "/larder.sqlite")) == garbage, "never deleted")
+        }
     }
 
     @Test func aDamagedDatabaseIsReportedNotRepairedByDeletion() async throws {
-        let cache = NSTemporaryDirectory() + "larder-damaged-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        // A real store with a few hundred rows (several pages), closed so everything is in the main file.
-        do {
-            let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
-            let days = (1...28).map { day in
-                RateSetRecord(
-                    date: String(format: "2026-10-%02d", day), base: "EUR", createdAt: nil, updatedAt: nil,
-                    storedAt: Date(), rates: (0..<30).map { .init(code: "C\($0)", name: nil, value: "1.\($0)") })
+        try await withTemporaryDirectory("larder-damaged") { cache in
+            // A real store with a few hundred rows (several pages), closed so everything is in the main file.
+            do {
+                let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+                let days = (1...28).map { day in
+                    RateSetRecord(
+                        date: String(format: "2026-10-%02d", day), base: "EUR", createdAt: nil, updatedAt: nil,
+                        storedAt: Date(), rates: (0..<30).map { .init(code: "C\($0)", name: nil, value: "1.\($0)") })
+                }
+                try store.commitRates(days, item: ItemRecord(resource: "rates", key: "feed", fetchedAt: Date()))
             }
-            try store.commitRates(days, item: ItemRecord(resource: "rates", key: "feed", fetchedAt: Date()))
+            let path = cache + "/larder.sqlite"
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            let size = try handle.seekToEnd()
+            #expect(size >= 8192)
+            try handle.seek(toOffset: 4096)
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 4096))
+            try handle.close()
+            let result = try await onThread { try serve(cache: cache) }
+            #expect(result.status == 73)
+            #expect(result.stderr.contains("damaged") || result.stderr.contains("malformed"), "\(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: path))
         }
-        let path = cache + "/larder.sqlite"
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-        let size = try handle.seekToEnd()
-        #expect(size >= 8192)
-        try handle.seek(toOffset: 4096)
-        try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(size) - 4096))
-        try handle.close()
-        let result = try await onThread { try serve(cache: cache) }
-        #expect(result.status == 73)
-        #expect(result.stderr.contains("damaged") || result.stderr.contains("malformed"), "\(result.stderr)")
-        #expect(FileManager.default.fileExists(atPath: path))
     }
 }

@@ -50,27 +50,27 @@ struct HealthcheckTests {
 @Suite("Stopping while the upstream hangs")
 struct StopWhileFetchingTests {
     @Test func sigtermDuringHangingFetchesExitsZeroPromptly() async throws {
-        let cache = NSTemporaryDirectory() + "larder-stop-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        let (status, elapsed) = try await onThread { () -> (Int32?, Duration) in
-            let upstream = try ChildProcess("sample-upstream", ["--root", ChildProcess.examplesUpstream.path, "--port", "0"])
-            defer { upstream.signal(SIGKILL) }
-            let upstreamPort = try upstream.waitForListening()
-            _ = try TestConnection.fetch(
-                port: upstreamPort, "PUT", "/_control/faults", body: Array(#"{"path":"*","delay_ms":30000}"#.utf8))
-            let larder = try ChildProcess("larder", [
-                "serve", "--port", "0", "--cache-dir", cache,
-                "--rates-url", "http://127.0.0.1:\(upstreamPort)/rates/eurofxref-daily.xml",
-                "--documents-url", "http://127.0.0.1:\(upstreamPort)/documents/index.json",
-            ])
-            _ = try larder.waitForListening()
-            usleep(300_000)  // both start-up fetches are now hanging on the upstream
-            let start = ContinuousClock.now
-            larder.signal(SIGTERM)
-            let status = larder.waitForExit(timeout: .seconds(15))
-            return (status, ContinuousClock.now - start)
+        try await withTemporaryDirectory("larder-stop") { cache in
+            let (status, elapsed) = try await onThread { () -> (Int32?, Duration) in
+                let upstream = try ChildProcess("sample-upstream", ["--root", ChildProcess.examplesUpstream.path, "--port", "0"])
+                defer { upstream.signal(SIGKILL) }
+                let upstreamPort = try upstream.waitForListening()
+                _ = try TestConnection.fetch(
+                    port: upstreamPort, "PUT", "/_control/faults", body: Array(#"{"path":"*","delay_ms":30000}"#.utf8))
+                let larder = try ChildProcess("larder", [
+                    "serve", "--port", "0", "--cache-dir", cache,
+                    "--rates-url", "http://127.0.0.1:\(upstreamPort)/rates/eurofxref-daily.xml",
+                    "--documents-url", "http://127.0.0.1:\(upstreamPort)/documents/index.json",
+                ])
+                _ = try larder.waitForListening()
+                usleep(300_000)  // both start-up fetches are now hanging on the upstream
+                let start = ContinuousClock.now
+                larder.signal(SIGTERM)
+                let status = larder.waitForExit(timeout: .seconds(15))
+                return (status, ContinuousClock.now - start)
+            }
+            #expect(status == 0)
+            #expect(elapsed < .seconds(10), "SPEC §2: exit 0 within 10 s, background fetches included")
         }
-        #expect(status == 0)
-        #expect(elapsed < .seconds(10), "SPEC §2: exit 0 within 10 s, background fetches included")
     }
 }

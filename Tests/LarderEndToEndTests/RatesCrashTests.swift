@@ -42,52 +42,52 @@ private func versions(in body: [String: Any]?) -> Set<String> {
 @Suite("Rates survive kill -9", .serialized)
 struct RatesCrashTests {
     @Test func killedDuringRefreshesARestartServesAWholeSet() async throws {
-        let root = NSTemporaryDirectory() + "larder-crash-\(UUID().uuidString)"
-        let cache = root + "/cache"
-        try FileManager.default.createDirectory(atPath: root + "/upstream", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try history(version: 0, days: 5).write(toFile: root + "/upstream/feed.xml", atomically: true, encoding: .utf8)
+        try await withTemporaryDirectory("larder-crash") { root in
+            let cache = root + "/cache"
+            try FileManager.default.createDirectory(atPath: root + "/upstream", withIntermediateDirectories: true)
+            try history(version: 0, days: 5).write(toFile: root + "/upstream/feed.xml", atomically: true, encoding: .utf8)
 
-        let report = try await onThread { () -> (rounds: Int, torn: [String], integrity: String, days: Int) in
-            let upstream = try ChildProcess("sample-upstream", ["--root", root + "/upstream", "--port", "0"])
-            defer { upstream.signal(SIGKILL) }
-            let upstreamPort = try upstream.waitForListening()
-            let arguments = [
-                "serve", "--port", "0", "--cache-dir", cache,
-                "--rates-url", "http://127.0.0.1:\(upstreamPort)/feed.xml", "--rates-ttl", "1h",
-            ]
-            var torn: [String] = []
-            var rounds = 0
-            for round in 1...crashRounds(default: 6) {
-                // A big multi-day payload of a new version, so each refresh writes many rows.
-                let payload = Array(history(version: round, days: 400).utf8)
-                _ = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/files/feed.xml", body: payload)
-                let larder = try ChildProcess("larder", arguments)
-                let port = try larder.waitForListening()
-                // The start-up sync is running now; a forced refresh joins it. Kill at a moment in its window.
-                usleep(UInt32.random(in: 0...150_000))
-                larder.signal(SIGKILL)
-                _ = larder.waitForExit(timeout: .seconds(5))
-                _ = port
-                let restarted = try ChildProcess("larder", arguments)
-                let again = try restarted.waitForListening()
-                let answer = try TestConnection.fetch(port: again, "/rates")
-                if answer.status == 200 {
-                    let seen = versions(in: answer.json)
-                    if seen.count != 1 { torn.append("round \(round): versions \(seen.sorted())") }
-                } else {
-                    torn.append("round \(round): status \(answer.status)")
+            let report = try await onThread { () -> (rounds: Int, torn: [String], integrity: String, days: Int) in
+                let upstream = try ChildProcess("sample-upstream", ["--root", root + "/upstream", "--port", "0"])
+                defer { upstream.signal(SIGKILL) }
+                let upstreamPort = try upstream.waitForListening()
+                let arguments = [
+                    "serve", "--port", "0", "--cache-dir", cache,
+                    "--rates-url", "http://127.0.0.1:\(upstreamPort)/feed.xml", "--rates-ttl", "1h",
+                ]
+                var torn: [String] = []
+                var rounds = 0
+                for round in 1...crashRounds(default: 6) {
+                    // A big multi-day payload of a new version, so each refresh writes many rows.
+                    let payload = Array(history(version: round, days: 400).utf8)
+                    _ = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/files/feed.xml", body: payload)
+                    let larder = try ChildProcess("larder", arguments)
+                    let port = try larder.waitForListening()
+                    // The start-up sync is running now; a forced refresh joins it. Kill at a moment in its window.
+                    usleep(UInt32.random(in: 0...150_000))
+                    larder.signal(SIGKILL)
+                    _ = larder.waitForExit(timeout: .seconds(5))
+                    _ = port
+                    let restarted = try ChildProcess("larder", arguments)
+                    let again = try restarted.waitForListening()
+                    let answer = try TestConnection.fetch(port: again, "/rates")
+                    if answer.status == 200 {
+                        let seen = versions(in: answer.json)
+                        if seen.count != 1 { torn.append("round \(round): versions \(seen.sorted())") }
+                    } else {
+                        torn.append("round \(round): status \(answer.status)")
+                    }
+                    restarted.signal(SIGKILL)
+                    _ = restarted.waitForExit(timeout: .seconds(5))
+                    rounds += 1
                 }
-                restarted.signal(SIGKILL)
-                _ = restarted.waitForExit(timeout: .seconds(5))
-                rounds += 1
+                let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+                return (rounds, torn, try store.integrityCheck(), try store.rateSetCount())
             }
-            let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
-            return (rounds, torn, try store.integrityCheck(), try store.rateSetCount())
+            #expect(report.rounds == crashRounds(default: 6))
+            #expect(report.torn.isEmpty, "\(report.torn)")
+            #expect(report.integrity == "ok")
+            #expect(report.days >= 5)
         }
-        #expect(report.rounds == crashRounds(default: 6))
-        #expect(report.torn.isEmpty, "\(report.torn)")
-        #expect(report.integrity == "ok")
-        #expect(report.days >= 5)
     }
 }

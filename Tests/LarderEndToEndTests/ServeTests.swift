@@ -41,22 +41,22 @@ struct ServeTests {
     }
 
     @Test func aColdCacheWithAnUnreachableUpstreamAnswers503() async throws {
-        let cache = NSTemporaryDirectory() + "larder-e2e-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        let (rates, documents) = try await onThread {
-            let child = try ChildProcess("larder", [
-                "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:9/rates.xml",
-                "--documents-url", "http://127.0.0.1:9/index.json",
-            ])
-            let port = try child.waitForListening()
-            return (try TestConnection.fetch(port: port, "/rates"), try TestConnection.fetch(port: port, "/documents"))
+        try await withTemporaryDirectory("larder-e2e") { cache in
+            let (rates, documents) = try await onThread {
+                let child = try ChildProcess("larder", [
+                    "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:9/rates.xml",
+                    "--documents-url", "http://127.0.0.1:9/index.json",
+                ])
+                let port = try child.waitForListening()
+                return (try TestConnection.fetch(port: port, "/rates"), try TestConnection.fetch(port: port, "/documents"))
+            }
+            #expect(rates.status == 503)
+            #expect(rates.errorCode == "unavailable")
+            #expect(rates.header("Retry-After") != nil)
+            #expect(documents.status == 503)
+            #expect(documents.errorCode == "unavailable")
+            #expect(documents.header("Retry-After") != nil)
         }
-        #expect(rates.status == 503)
-        #expect(rates.errorCode == "unavailable")
-        #expect(rates.header("Retry-After") != nil)
-        #expect(documents.status == 503)
-        #expect(documents.errorCode == "unavailable")
-        #expect(documents.header("Retry-After") != nil)
     }
 
     @Test(arguments: [SIGTERM, SIGINT])

@@ -28,7 +28,7 @@ public final class TestLarder: Sendable {
         var configuration = Configuration()
         configuration.port = 0
         configuration.threads = 4
-        configuration.cacheDirectory = NSTemporaryDirectory() + "larder-test-\(UUID().uuidString)"
+        configuration.cacheDirectory = temporaryPath()
         return configuration
     }
 
