@@ -60,13 +60,11 @@ struct FrankfurterRoutesTests {
 
     @Test func aPastDaySnapsBackToTheLatestEarlierStoredDayAndIsImmutable() async throws {
         try await Self.withFeed { larder in
-            let saturday = try await larder.get("/2026-12-19")
-            let v1 = try await larder.get("/v1/2026-12-19")
-            let ownName = try await larder.get("/rates/2026-12-19")
-            let christmas = try await larder.get("/v1/2026-12-26")
-            let exact = try await larder.get("/2026-12-17")
-            let before = try await larder.get("/2026-12-16")
-            let v1Before = try await larder.get("/v1/1999-01-01")
+            let (saturday, v1, ownName, christmas, exact, before, v1Before) = try await (
+                larder.get("/2026-12-19"), larder.get("/v1/2026-12-19"), larder.get("/rates/2026-12-19"),
+                larder.get("/v1/2026-12-26"), larder.get("/2026-12-17"), larder.get("/2026-12-16"),
+                larder.get("/v1/1999-01-01")
+            )
             #expect(saturday.text == Self.day("2026-12-18"))
             #expect(v1.text == saturday.text && ownName.text == saturday.text)
             #expect(saturday.header("Cache-Control") == "public, max-age=31536000, immutable")
@@ -79,15 +77,12 @@ struct FrankfurterRoutesTests {
 
     @Test func rangesSnapTheStartBackAndListEveryStoredDayAscending() async throws {
         try await Self.withFeed { larder in
-            let weekend = try await larder.get("/2026-12-19..2026-12-23")
-            let v1 = try await larder.get("/v1/2026-12-19..2026-12-23")
-            let ownName = try await larder.get("/rates/2026-12-19..2026-12-23")
-            let holidays = try await larder.get("/2026-12-24..2026-12-28")
-            let open = try await larder.get("/v1/2026-12-22..")
-            let beforeData = try await larder.get("/2026-01-01..2026-12-18")
-            let future = try await larder.get("/2030-01-01..")
-            let pastEnd = try await larder.get("/2026-12-28..2031-01-01")
-            let allBefore = try await larder.get("/2026-01-01..2026-12-16")
+            let (weekend, v1, ownName, holidays, open, beforeData, future, pastEnd, allBefore) = try await (
+                larder.get("/2026-12-19..2026-12-23"), larder.get("/v1/2026-12-19..2026-12-23"),
+                larder.get("/rates/2026-12-19..2026-12-23"), larder.get("/2026-12-24..2026-12-28"),
+                larder.get("/v1/2026-12-22.."), larder.get("/2026-01-01..2026-12-18"), larder.get("/2030-01-01.."),
+                larder.get("/2026-12-28..2031-01-01"), larder.get("/2026-01-01..2026-12-16")
+            )
             #expect(weekend.text == Self.series(["2026-12-18", "2026-12-21", "2026-12-22", "2026-12-23"]))
             #expect(v1.text == weekend.text && ownName.text == weekend.text)
             #expect(weekend.header("Cache-Control") == "public, max-age=31536000, immutable", "a past range never changes")
@@ -156,11 +151,11 @@ struct FrankfurterRoutesTests {
     /// The calls of the `frankfurter` client from PyPI (2.0.0), byte for byte as it sends them.
     @Test func aFrankfurterClientsCallSequenceWorks() async throws {
         try await Self.withFeed { larder in
-            let currencies = try await larder.get("/v1/currencies?")
-            let latest = try await larder.get("/v1/latest?base=USD&symbols=GBP%2CJPY")
-            let day = try await larder.get("/v1/2026-12-22?")
-            let month = try await larder.get("/v1/2026-12-01..2026-12-31?")
-            let converted = try await larder.get("/latest?amount=100&from=USD&to=GBP")
+            let (currencies, latest, day, month, converted) = try await (
+                larder.get("/v1/currencies?"), larder.get("/v1/latest?base=USD&symbols=GBP%2CJPY"),
+                larder.get("/v1/2026-12-22?"), larder.get("/v1/2026-12-01..2026-12-31?"),
+                larder.get("/latest?amount=100&from=USD&to=GBP")
+            )
             #expect(currencies.status == 200)
             #expect(currencies.json.map { Set($0.keys) } == ["EUR", "GBP", "JPY", "USD"])
             #expect(latest.json?["base"] as? String == "USD")

@@ -61,12 +61,13 @@ struct RatesServingTests {
 
     @Test func crossRatesAndAmountsMatchHandComputedValues() async throws {
         try await withRatesFeed { larder, upstream in
-            let usd = try await larder.get("/rates?base=USD&symbols=GBP,JPY,EUR&amount=100")
-            let aliases = try await larder.get("/rates?from=usd&to=gbp,jpy,eur&amount=100")
-            let chf = try await larder.get("/rates?base=USD&symbols=CHF&amount=2.5")
-            let huge = try await larder.get("/rates?base=USD&symbols=JPY&amount=1000000000")
-            let eurAmount = try await larder.get("/rates?amount=100&symbols=USD,HUF")
-            let one = try await larder.get("/rates?base=USD&symbols=EUR")
+            let (usd, aliases, chf, huge, eurAmount, one) = try await (
+                larder.get("/rates?base=USD&symbols=GBP,JPY,EUR&amount=100"),
+                larder.get("/rates?from=usd&to=gbp,jpy,eur&amount=100"),
+                larder.get("/rates?base=USD&symbols=CHF&amount=2.5"),
+                larder.get("/rates?base=USD&symbols=JPY&amount=1000000000"),
+                larder.get("/rates?amount=100&symbols=USD,HUF"), larder.get("/rates?base=USD&symbols=EUR")
+            )
             // 100 × 0.84370 / 1.0862 = 77.67446…, 100 × 162.41 / 1.0862 = 14952.126…, 100 / 1.0862 = 92.064…
             #expect(usd.text == #"{"amount":100,"base":"USD","date":"2026-11-20","rates":{"EUR":92.0641,"GBP":77.6745,"JPY":14952.1}}"# + "\n")
             #expect(aliases.text == usd.text)
@@ -146,11 +147,10 @@ struct RatesServingTests {
             ("2026-11-20", ECB.rates), ("2026-11-19", [("USD", "1.0800"), ("JPY", "160.00")]),
             ("2026-11-17", [("USD", "1.0700"), ("JPY", "159.00")]),
         ])) { larder, upstream in
-            let exact = try await larder.get("/rates/2026-11-19")
-            let gap = try await larder.get("/rates/2026-11-18")
-            let weekend = try await larder.get("/rates/2026-11-22")
-            let before = try await larder.get("/rates/2026-11-16")
-            let converted = try await larder.get("/rates/2026-11-19?base=USD&symbols=JPY")
+            let (exact, gap, weekend, before, converted) = try await (
+                larder.get("/rates/2026-11-19"), larder.get("/rates/2026-11-18"), larder.get("/rates/2026-11-22"),
+                larder.get("/rates/2026-11-16"), larder.get("/rates/2026-11-19?base=USD&symbols=JPY")
+            )
             let revalidated = try await larder.get("/rates/2026-11-19", headers: [("If-None-Match", exact.header("ETag") ?? "")])
             #expect(exact.text == #"{"amount":1,"base":"EUR","date":"2026-11-19","rates":{"JPY":160.00,"USD":1.0800}}"# + "\n")
             #expect(exact.header("Cache-Control") == "public, max-age=31536000, immutable")
