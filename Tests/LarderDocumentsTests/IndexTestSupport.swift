@@ -115,3 +115,9 @@ func expectEveryCutRefused(_ valid: String, format: DocumentsFormat, sourceLocat
         #expect(refusal(Array(bytes[..<cut]), format: format) != nil, "accepted when cut at byte \(cut)", sourceLocation: sourceLocation)
     }
 }
+
+/// Two entries, one with size and timestamp, one fetched from elsewhere: the valid index the refusal suites cut and bend.
+let twoEntries: [Fields] = [
+    ["name": "a.txt", "size": "12", "updated_at": "2026-04-30T17:22:05Z"],
+    ["name": "b.txt", "url": "https://cdn.example.net/b.txt"],
+]

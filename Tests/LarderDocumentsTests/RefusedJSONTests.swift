@@ -4,16 +4,6 @@ import Testing
 
 @Suite("JSON indexes that are refused whole")
 struct RefusedJSONTests {
-    private static let valid = indexBody(.json, [
-        ["name": "a.txt", "size": "12", "updated_at": "2026-04-30T17:22:05Z"],
-        ["name": "b.txt", "url": "https://cdn.example.net/b.txt"],
-    ])
-
-    @Test("every cut of a valid index short of its closing brace is refused")
-    func everyTruncation() {
-        expectEveryCutRefused(Self.valid, format: .json)
-    }
-
     @Test("bodies that are not a JSON index object", arguments: [
         (#"{"version":1,"documents":[{"name":"a.txt"}"#, "index: json: byte 42: unexpected end of input"),
         (#"{"version":1,"documents":[{"name":"a.txt"}]} {}"#, "index: json: byte 45: unexpected content after the JSON value"),

@@ -8,9 +8,7 @@ import Testing
 @Suite("Documents survive kill -9", .serialized)
 struct DocumentsCrashTests {
     @Test func killedDuringSlowDownloadsEveryListedDocumentIsWhole() async throws {
-        try await withTemporaryDirectory("larder-docs-crash") { root in
-            let cache = root + "/cache"
-            try FileManager.default.createDirectory(atPath: root + "/upstream/docs", withIntermediateDirectories: true)
+        try await withCrashScratch("larder-docs-crash", upstream: "upstream/docs") { root, cache in
             // Twelve documents of 256 KiB, each its own bytes.
             var entries: [String] = []
             var hashes: [String: String] = [:]

@@ -42,9 +42,7 @@ private func versions(in body: [String: Any]?) -> Set<String> {
 @Suite("Rates survive kill -9", .serialized)
 struct RatesCrashTests {
     @Test func killedDuringRefreshesARestartServesAWholeSet() async throws {
-        try await withTemporaryDirectory("larder-crash") { root in
-            let cache = root + "/cache"
-            try FileManager.default.createDirectory(atPath: root + "/upstream", withIntermediateDirectories: true)
+        try await withCrashScratch("larder-crash", upstream: "upstream") { root, cache in
             try history(version: 0, days: 5).write(toFile: root + "/upstream/feed.xml", atomically: true, encoding: .utf8)
 
             let report = try await onThread { () -> (rounds: Int, torn: [String], integrity: String, days: Int) in
@@ -89,5 +87,16 @@ struct RatesCrashTests {
             #expect(report.integrity == "ok")
             #expect(report.days >= 5)
         }
+    }
+}
+
+/// A crash test's scratch folder, removed on every exit path: `root/<folder>` made for the sample
+/// upstream's files, and the path Larder's cache goes to.
+func withCrashScratch(
+    _ label: String, upstream folder: String, _ body: (_ root: String, _ cache: String) async throws -> Void
+) async throws {
+    try await withTemporaryDirectory(label) { root in
+        try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+        try await body(root, root + "/cache")
     }
 }

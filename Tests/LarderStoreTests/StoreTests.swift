@@ -4,6 +4,13 @@ import LarderTesting
 import Testing
 
 
+/// Opens a store in `directory`, commits 2026-11-20 from `upstreamURL`, and closes it.
+func storeOneDay(in directory: String, upstreamURL: String) throws {
+    let store = try Store(directory: directory, logger: quietLogger)
+    try store.prepare(resource: "rates", upstreamURL: upstreamURL)
+    try store.commitRates([sampleSet("2026-11-20")], item: feedItem(1))
+}
+
 func sampleSet(_ date: String, usd: String = "1.0862", storedAt: Double = 1_790_000_000) -> RateSetRecord {
     RateSetRecord(
         date: date, base: "EUR", createdAt: nil, updatedAt: Date(timeIntervalSince1970: storedAt - 100),
@@ -62,11 +69,7 @@ struct StoreTests {
 
     @Test func dataSurvivesReopening() throws {
         try withTemporaryDirectory("larder-store") { directory in
-            do {
-                let store = try Store(directory: directory, logger: quietLogger)
-                try store.prepare(resource: "rates", upstreamURL: "http://127.0.0.1:1/rates.xml")
-                try store.commitRates([sampleSet("2026-11-20")], item: feedItem(1))
-            }
+            try storeOneDay(in: directory, upstreamURL: "http://127.0.0.1:1/rates.xml")
             let reopened = try Store(directory: directory, logger: quietLogger)
             #expect(try reopened.prepare(resource: "rates", upstreamURL: "http://127.0.0.1:1/rates.xml") == false)
             #expect(try reopened.latestRateSet()?.date == "2026-11-20")
@@ -93,11 +96,7 @@ struct StoreTests {
 
     @Test func aFormatVersionBumpClearsTheCache() throws {
         try withTemporaryDirectory("larder-store") { directory in
-            do {
-                let store = try Store(directory: directory, logger: quietLogger)
-                try store.prepare(resource: "rates", upstreamURL: "http://a.example/rates.xml")
-                try store.commitRates([sampleSet("2026-11-20")], item: feedItem(1))
-            }
+            try storeOneDay(in: directory, upstreamURL: "http://a.example/rates.xml")
             do {
                 let same = try Store(directory: directory, logger: quietLogger)
                 #expect(try same.rateSetCount() == 1)
