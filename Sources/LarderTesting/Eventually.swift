@@ -1,3 +1,5 @@
+import Foundation
+
 /// Polls `condition` until it holds or `timeout` passes: the one way a test waits for something
 /// to happen (never a fixed sleep to prove a negative). True when it held in time.
 public func eventually(
@@ -9,5 +11,17 @@ public func eventually(
         if try await condition() { return true }
         if ContinuousClock.now >= deadline { return false }
         try await Task.sleep(for: interval)
+    }
+}
+
+/// The blocking form of `eventually`, for code already on its own thread (`onThread`, child processes).
+public func eventuallyBlocking(
+    timeout: Duration = .seconds(5), every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
+) throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+        if try condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
     }
 }

@@ -3,7 +3,8 @@ import LarderHTTP
 
 /// The control API tests drive the sample upstream with (under `/_control/`).
 ///
-/// - `GET /_control/requests` · `DELETE /_control/requests`: request counts per path and status; reset.
+/// - `GET /_control/requests` · `DELETE /_control/requests`: request counts per path and status, and
+///   the requests being answered now (`in_flight`); reset.
 /// - `PUT /_control/faults` (a `Fault` as JSON) · `GET` · `DELETE /_control/faults`: add, list, clear.
 /// - `PUT /_control/files/{path}` (body = new content) · `DELETE /_control/files/{path}`: swap or remove a file.
 struct ControlRoutes {

@@ -10,6 +10,7 @@ struct FileRoutes {
     func register(on router: inout Router) {
         router.add(.get, "/*path", .suspending { request in
             let path = request.parameters["path"] ?? ""
+            log.received(path: "/" + path)
             let response = await answer(request, path: path)
             log.record(path: "/" + path, status: response.status.rawValue)
             return response

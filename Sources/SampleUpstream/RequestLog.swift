@@ -1,10 +1,18 @@
 import Synchronization
 
-/// How many requests each served path got, and with which statuses (tests count upstream traffic by it).
+/// How many requests each served path got, with which statuses, and how many are being answered
+/// now (tests count upstream traffic by it, and see a fetch hang without waiting a fixed time).
 final class RequestLog: Sendable {
     struct PathCounts: Codable, Sendable {
+        /// Requests answered.
         var requests = 0
         var statuses: [String: Int] = [:]
+        /// Requests received and not answered yet (held by a delay fault, say).
+        var inFlight = 0
+
+        enum CodingKeys: String, CodingKey {
+            case requests, statuses, inFlight = "in_flight"
+        }
     }
 
     struct Snapshot: Codable, Sendable {
@@ -14,8 +22,14 @@ final class RequestLog: Sendable {
 
     private let snapshot = Mutex(Snapshot())
 
+    func received(path: String) {
+        snapshot.withLock { $0.paths[path, default: PathCounts()].inFlight += 1 }
+    }
+
     func record(path: String, status: Int) {
         snapshot.withLock { snapshot in
+            // Never below zero: a reset may have come between receiving and answering.
+            snapshot.paths[path, default: PathCounts()].inFlight = max(0, snapshot.paths[path, default: PathCounts()].inFlight - 1)
             snapshot.total += 1
             snapshot.paths[path, default: PathCounts()].requests += 1
             snapshot.paths[path, default: PathCounts()].statuses[String(status), default: 0] += 1

@@ -63,7 +63,15 @@ struct StopWhileFetchingTests {
                     "--documents-url", "http://127.0.0.1:\(upstreamPort)/documents/index.json",
                 ])
                 _ = try larder.waitForListening()
-                usleep(300_000)  // both start-up fetches are now hanging on the upstream
+                // Both start-up fetches are now hanging on the upstream.
+                let hanging = try eventuallyBlocking {
+                    let json = try TestConnection.fetch(port: upstreamPort, "/_control/requests").json
+                    let paths = json?["paths"] as? [String: [String: Any]]
+                    return ["/rates/eurofxref-daily.xml", "/documents/index.json"].allSatisfy {
+                        paths?[$0]?["in_flight"] as? Int == 1
+                    }
+                }
+                #expect(hanging)
                 let start = ContinuousClock.now
                 larder.signal(SIGTERM)
                 let status = larder.waitForExit(timeout: .seconds(15))

@@ -24,10 +24,11 @@ public func withSampleUpstream<T: Sendable>(_ body: (SampleUpstreamControl) asyn
     }
 }
 
-/// How often the sample upstream was asked for one path, in all and by status.
+/// How often the sample upstream answered one path, in all and by status, and how many requests for it it holds now.
 public struct RequestCount: Sendable, Equatable {
     public var total: Int
     public var statuses: [String: Int]
+    public var inFlight = 0
 }
 
 /// The sample upstream as a test drives it: its URLs, and its control API (files, faults, request counts).
@@ -72,7 +73,11 @@ public struct SampleUpstreamControl: Sendable {
     public func allRequests() async throws -> [String: RequestCount] {
         let json = try await control("GET", "/_control/requests").json
         let paths = json?["paths"] as? [String: [String: Any]] ?? [:]
-        return paths.mapValues { RequestCount(total: $0["requests"] as? Int ?? 0, statuses: $0["statuses"] as? [String: Int] ?? [:]) }
+        return paths.mapValues {
+            RequestCount(
+                total: $0["requests"] as? Int ?? 0, statuses: $0["statuses"] as? [String: Int] ?? [:],
+                inFlight: $0["in_flight"] as? Int ?? 0)
+        }
     }
 
     public func resetRequests() async throws {
