@@ -1,5 +1,4 @@
 import Foundation
-import LarderConfig
 import LarderRates
 
 /// Where the test inputs live, found from this file so the tests run from any working directory.

@@ -1,5 +1,4 @@
 import Foundation
-import LarderConfig
 import LarderFormats
 
 /// Reads an upstream rates body (SPEC §5) into rate sets: all or nothing, at least one set or an error.
