@@ -141,6 +141,7 @@ let package = Package(
                 "LarderDocumentsCache",
                 "LarderMetrics",
                 "LarderFormats",
+                "LarderServing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
