@@ -171,6 +171,7 @@ let package = Package(
             dependencies: [
                 "SampleUpstream",
                 "LarderHTTP",
+                "LarderConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
