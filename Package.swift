@@ -35,10 +35,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The one configuration value (SPEC §2) that every later module reads.
+        // The one configuration value (SPEC §2) that every later module reads. The rates and documents
+        // modules lend it their format and schedule vocabularies, so they stay free of configuration.
         .target(
             name: "LarderConfig",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["LarderRates", "LarderDocuments", .product(name: "Logging", package: "swift-log")]
         ),
         // The SQLite store (GRDB): migrations, records, the format-version and upstream-URL checks.
         .target(
@@ -79,12 +80,12 @@ let package = Package(
         // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output. Pure.
         .target(
             name: "LarderRates",
-            dependencies: ["LarderConfig", "LarderFormats"]
+            dependencies: ["LarderFormats"]
         ),
         // Documents as data: the index model, XML and JSON index parsing, name rules (SPEC §5, §6). Pure.
         .target(
             name: "LarderDocuments",
-            dependencies: ["LarderConfig", "LarderFormats"]
+            dependencies: ["LarderFormats"]
         ),
         // The rates cache: sync from the upstream into the store, the served snapshot, the /rates routes.
         .target(
@@ -140,6 +141,7 @@ let package = Package(
                 "LarderDocumentsCache",
                 "LarderMetrics",
                 "LarderFormats",
+                "LarderServing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -169,6 +171,7 @@ let package = Package(
             dependencies: [
                 "SampleUpstream",
                 "LarderHTTP",
+                "LarderConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -199,8 +202,8 @@ let package = Package(
             name: "LarderServingTests",
             dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]
         ),
-        .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderConfig"]),
-        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderConfig"]),
+        .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
+        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [

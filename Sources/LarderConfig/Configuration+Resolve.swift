@@ -1,4 +1,6 @@
 import Foundation
+import LarderDocuments
+import LarderRates
 import Logging
 
 extension Configuration {

@@ -1,3 +1,5 @@
+public import LarderDocuments
+public import LarderRates
 public import Logging
 
 /// Everything `larder serve` is told, validated once at start; later modules read it and never parse again.
@@ -46,27 +48,12 @@ public struct UpstreamResource<Format: Sendable & Equatable>: Sendable, Equatabl
     }
 }
 
-/// How `--rates-url` bodies are read (SPEC §5).
-public enum RatesFormat: String, Sendable, CaseIterable {
-    case auto, ecb, pipe, json
-}
-
-/// When cached rates go stale (SPEC §4.10): `auto` follows the ECB's calendar for an ECB feed, else the TTL.
-public enum RatesSchedule: String, Sendable, CaseIterable {
-    case auto, ecb, ttl
-}
-
 /// Which web origins may read a resource's answers (`--rates-cors`, `--documents-cors`).
 public enum AllowedOrigins: Sendable, Equatable {
     case none
     case any
     /// Serialized origins, `scheme://host[:port]`, lowercase.
     case list([String])
-}
-
-/// How `--documents-url` indexes are read (SPEC §5).
-public enum DocumentsFormat: String, Sendable, CaseIterable {
-    case auto, xml, json
 }
 
 /// The shape of log lines on standard error.

@@ -1,6 +1,6 @@
 import Foundation
 public import LarderConfig
-import LarderDocuments
+public import LarderDocuments
 public import LarderFreshness
 public import LarderServing
 public import LarderStore
@@ -54,12 +54,12 @@ public final class DocumentsCache: Sendable {
             upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
             indexMaxBytes: Self.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
-            name: "documents", schedule: TTLSchedule(ttl: ttl), clock: clock, fetchedAt: item?.fetchedAt,
+            name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: ttl), clock: clock, fetchedAt: item?.fetchedAt,
             upstreamSwitch: upstreamSwitch, logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
-            events.refreshed("documents", duration: ContinuousClock.now - started)
+            events.refreshed(.documents, duration: ContinuousClock.now - started)
             return result
         }
     }

@@ -26,7 +26,7 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
 
     /// The hit counters of the resources Larder has, made up front so a hit takes no lock (and,
     /// searched in a three-element list, no hashing).
-    private let hitCounters: [(resource: String, fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
+    private let hitCounters: [(resource: CacheResource, fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
 
     private struct CounterKey: Hashable {
         let name: String
@@ -48,10 +48,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
             .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120),
         ]
         self.factory = factory
-        hitCounters = ["rates", "documents", "document"].map { resource in
+        hitCounters = CacheResource.allCases.map { resource in
             (resource,
-             CoreMetrics.Counter(label: "larder_cache_hits_total", dimensions: [("resource", resource)], factory: factory),
-             CoreMetrics.Counter(label: "larder_cache_stale_hits_total", dimensions: [("resource", resource)], factory: factory))
+             CoreMetrics.Counter(label: "larder_cache_hits_total", dimensions: [("resource", resource.rawValue)], factory: factory),
+             CoreMetrics.Counter(label: "larder_cache_stale_hits_total", dimensions: [("resource", resource.rawValue)], factory: factory))
         }
     }
 
@@ -77,34 +77,33 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
 
     // MARK: - Caches
 
-    public func hit(_ resource: String, stale: Bool) {
-        if let counters = hitCounters.first(where: { $0.resource == resource }) {
+    public func hit(_ resource: CacheResource, stale: Bool) {
+        // Every resource's counters were made up front, so exactly one entry matches.
+        for counters in hitCounters where counters.resource == resource {
             (stale ? counters.stale : counters.fresh).increment()
-            return
         }
-        counter(stale ? "larder_cache_stale_hits_total" : "larder_cache_hits_total", [("resource", resource)]).increment()
     }
 
-    public func miss(_ resource: String) {
-        counter("larder_cache_misses_total", [("resource", resource)]).increment()
+    public func miss(_ resource: CacheResource) {
+        counter("larder_cache_misses_total", [("resource", resource.rawValue)]).increment()
     }
 
-    public func upstreamFetch(_ resource: String, outcome: String) {
-        counter("larder_upstream_fetches_total", [("resource", resource), ("outcome", outcome)]).increment()
+    public func upstreamFetch(_ resource: CacheResource, outcome: FetchOutcome) {
+        counter("larder_upstream_fetches_total", [("resource", resource.rawValue), ("outcome", outcome.rawValue)]).increment()
     }
 
-    public func refreshed(_ resource: String, duration: Duration) {
-        CoreMetrics.Timer(label: "larder_refresh_duration_seconds", dimensions: [("resource", resource)], factory: factory)
+    public func refreshed(_ resource: CacheResource, duration: Duration) {
+        CoreMetrics.Timer(label: "larder_refresh_duration_seconds", dimensions: [("resource", resource.rawValue)], factory: factory)
             .recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000
                 + duration.components.attoseconds / 1_000_000_000)
     }
 
-    public func regressionRefused(_ resource: String) {
-        counter("larder_upstream_regressions_refused_total", [("resource", resource)]).increment()
+    public func regressionRefused(_ resource: CacheResource) {
+        counter("larder_upstream_regressions_refused_total", [("resource", resource.rawValue)]).increment()
     }
 
-    public func publicationMissed(_ resource: String) {
-        counter("larder_publications_missed_total", [("resource", resource)]).increment()
+    public func publicationMissed(_ resource: CacheResource) {
+        counter("larder_publications_missed_total", [("resource", resource.rawValue)]).increment()
     }
 
     /// Sets a gauge (documents count and bytes, seconds since the last success), read at scrape time.

@@ -1,7 +1,7 @@
 public import Foundation
 public import LarderConfig
 public import LarderFreshness
-import LarderRates
+public import LarderRates
 public import LarderServing
 public import LarderStore
 public import LarderUpstream
@@ -80,12 +80,12 @@ public final class RatesCache: Sendable {
             upstream: settings.upstream, store: store, client: client, maxBytes: settings.maxBytes,
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
-            name: "rates", schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
+            name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
-            events.refreshed("rates", duration: ContinuousClock.now - started)
+            events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)

@@ -9,16 +9,14 @@ import NIOHTTPCompression
 /// Call `shutdown()` before the last reference goes: AsyncHTTPClient traps in debug builds when a
 /// client that is still running is deallocated.
 public final class UpstreamClient: Sendable {
-    /// The version in the default `User-Agent` (`larder/0.1.0`).
-    public static let defaultVersion = "0.1.0"
-
     let client: HTTPClient
     let limits: UpstreamLimits
     let userAgent: String
     let logger: Logger
 
-    /// One AsyncHTTPClient on the shared event loops; `version` goes into `User-Agent: larder/<version>`.
-    public init(limits: UpstreamLimits = .init(), version: String = UpstreamClient.defaultVersion, logger: Logger) {
+    /// One AsyncHTTPClient on the shared event loops; `version` (the caller's, as this module knows
+    /// none) goes into `User-Agent: larder/<version>`.
+    public init(limits: UpstreamLimits = .init(), version: String, logger: Logger) {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: limits.maxRedirects, allowCycles: false),
             timeout: .init(connect: TimeAmount(limits.connectTimeout)),

@@ -11,17 +11,14 @@ struct HealthcheckCommand: ParsableCommand {
         discussion: "Reads --host/--port or LARDER_HOST/LARDER_PORT like `larder serve`; a wildcard host (0.0.0.0, ::) is checked on loopback."
     )
 
-    @Option(name: .customLong("host"), help: "Address Larder listens on (default 127.0.0.1).")
-    var host: String?
-    @Option(name: .customLong("port"), help: "Port Larder listens on (default 8080).")
-    var port: String?
+    @OptionGroup var listen: ListenOptions
     @Option(name: .customLong("timeout"), help: "How long to wait in all (default 2s).")
     var timeout: String = "2s"
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let host = host ?? environment[Setting.host.environmentVariable] ?? "127.0.0.1"
-        let portText = port ?? environment[Setting.port.environmentVariable] ?? "8080"
+        let host = listen.host ?? environment[Setting.host.environmentVariable] ?? "127.0.0.1"
+        let portText = listen.port ?? environment[Setting.port.environmentVariable] ?? "8080"
         guard let port = Int(portText), (1...65535).contains(port) else {
             FileHandle.standardError.write(Data("larder healthcheck: --port '\(portText)' is not a port\n".utf8))
             throw ExitCode(64)

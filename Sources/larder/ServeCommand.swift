@@ -13,10 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "Every option can also be set with its LARDER_* environment variable (e.g. LARDER_RATES_TTL); a flag beats the environment."
     )
 
-    @Option(name: .customLong("host"), help: "Address to bind (default 127.0.0.1).")
-    var host: String?
-    @Option(name: .customLong("port"), help: "Port to bind; 0 picks a free one (default 8080).")
-    var port: String?
+    @OptionGroup var listen: ListenOptions
     @Option(name: .customLong("cache-dir"), help: "Where the cache lives (default ./larder-cache).")
     var cacheDir: String?
     @Option(name: .customLong("rates-url"), help: "Upstream of /rates (http or https); unset disables /rates.")
@@ -58,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     private var flags: [Setting: String] {
         let pairs: [(Setting, String?)] = [
-            (.host, host), (.port, port), (.cacheDir, cacheDir),
+            (.host, listen.host), (.port, listen.port), (.cacheDir, cacheDir),
             (.ratesURL, ratesURL), (.ratesFormat, ratesFormat), (.ratesTTL, ratesTTL),
             (.documentsURL, documentsURL), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
             (.adminToken, adminToken), (.threads, threads), (.logLevel, logLevel), (.logFormat, logFormat),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LarderConfig
 import LarderHTTP
 import Logging
 import SampleUpstream
@@ -12,7 +13,7 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample-upstream",
         abstract: "Serve a folder over HTTP with ETag/Last-Modified/304, and faults on request (see /_control/).",
-        version: "0.1.0"
+        version: LarderVersion.current
     )
 
     @Option(help: "The folder to serve.")

@@ -1,4 +1,6 @@
 import LarderConfig
+import LarderDocuments
+import LarderRates
 import Logging
 import Testing
 

@@ -2,8 +2,10 @@ import Crypto
 import Foundation
 import LarderApp
 import LarderConfig
+import LarderDocuments
 import LarderDocumentsCache
 import LarderFreshness
+import LarderRates
 import LarderRatesCache
 import LarderTesting
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LarderConfig
+import LarderDocuments
 import LarderTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import LarderApp
 import LarderConfig
+import LarderDocuments
 import LarderDocumentsCache
 import LarderTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import LarderConfig
 import LarderFreshness
+import LarderRates
 import LarderTesting
 import Testing
 

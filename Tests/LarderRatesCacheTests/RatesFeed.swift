@@ -2,6 +2,7 @@ import Foundation
 import LarderApp
 import LarderConfig
 import LarderFreshness
+import LarderRates
 import LarderRatesCache
 import LarderTesting
 

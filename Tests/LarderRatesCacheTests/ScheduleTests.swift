@@ -150,12 +150,12 @@ struct ScheduleTests {
 /// Counts missed publications (the only event these tests look at).
 final class CountingEvents: CacheEvents {
     let missed = Counter()
-    func hit(_ resource: String, stale: Bool) {}
-    func miss(_ resource: String) {}
-    func upstreamFetch(_ resource: String, outcome: String) {}
-    func refreshed(_ resource: String, duration: Duration) {}
-    func regressionRefused(_ resource: String) {}
-    func publicationMissed(_ resource: String) { missed.add() }
+    func hit(_ resource: CacheResource, stale: Bool) {}
+    func miss(_ resource: CacheResource) {}
+    func upstreamFetch(_ resource: CacheResource, outcome: FetchOutcome) {}
+    func refreshed(_ resource: CacheResource, duration: Duration) {}
+    func regressionRefused(_ resource: CacheResource) {}
+    func publicationMissed(_ resource: CacheResource) { missed.add() }
 }
 
 /// A thread-safe count.

@@ -1,5 +1,4 @@
 import Foundation
-import LarderConfig
 import LarderRates
 import Testing
 

@@ -4,6 +4,7 @@ import LarderFreshness
 import LarderHTTP
 import LarderMetrics
 import LarderRatesCache
+import LarderServing
 
 /// `GET /metrics`: the Prometheus text format, with the gauges that describe state read at scrape time.
 struct MetricsRoutes: Sendable {
@@ -22,11 +23,11 @@ struct MetricsRoutes: Sendable {
 
     private func updateGauges() {
         if let rates {
-            record("rates", rates.refresher)
+            record(.rates, rates.refresher)
             metrics.gauge("larder_rates_days", [], Double(rates.summary.days))
         }
         if let documents {
-            record("documents", documents.refresher)
+            record(.documents, documents.refresher)
             let summary = documents.summary
             metrics.gauge("larder_documents", [], Double(summary.mirrored))
             metrics.gauge("larder_documents_listed", [], Double(summary.listed))
@@ -35,13 +36,13 @@ struct MetricsRoutes: Sendable {
     }
 
     /// Seconds since the upstream last confirmed the data (-1 before the first success), and whether it is stale.
-    private func record<Outcome>(_ resource: String, _ refresher: Refresher<Outcome>) {
+    private func record<Outcome>(_ resource: CacheResource, _ refresher: Refresher<Outcome>) {
         let status = refresher.status
         let now = refresher.clock.now
         let age = status.fetchedAt.map { now.timeIntervalSince($0) } ?? -1
-        metrics.gauge("larder_seconds_since_last_update", [("resource", resource)], age)
+        metrics.gauge("larder_seconds_since_last_update", [("resource", resource.rawValue)], age)
         let stale = refresher.freshness().isExpired
-        metrics.gauge("larder_resource_stale", [("resource", resource)], stale ? 1 : 0)
-        metrics.gauge("larder_refresh_failures", [("resource", resource)], Double(status.failures))
+        metrics.gauge("larder_resource_stale", [("resource", resource.rawValue)], stale ? 1 : 0)
+        metrics.gauge("larder_refresh_failures", [("resource", resource.rawValue)], Double(status.failures))
     }
 }

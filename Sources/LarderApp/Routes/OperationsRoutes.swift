@@ -1,10 +1,13 @@
 import Foundation
 import LarderConfig
+import LarderDocuments
 import LarderDocumentsCache
 import LarderFormats
 import LarderFreshness
 import LarderHTTP
+import LarderRates
 import LarderRatesCache
+import LarderServing
 import LarderUpstream
 
 /// `GET /ready` and `GET /status` (SPEC §3): readiness for orchestrators, and what each resource is doing.
@@ -44,9 +47,9 @@ struct OperationsRoutes: Sendable {
             entry["schedule"] = schedule.schedule
             entry["next_publication"] = schedule.nextPublication.map(Self.timestamp) ?? NSNull()
             entry["publications_missed"] = schedule.missed
-            resources["rates"] = entry
+            resources[CacheResource.rates.rawValue] = entry
         } else {
-            resources["rates"] = ["configured": false]
+            resources[CacheResource.rates.rawValue] = ["configured": false]
         }
         if let documents, let upstream = configuration.documents {
             var entry = Self.describe(documents.refresher, url: upstream.url, format: upstream.format.rawValue)
@@ -56,9 +59,9 @@ struct OperationsRoutes: Sendable {
                 "listed": summary.listed, "mirrored": summary.mirrored, "bytes": summary.bytes, "failed": failed.count,
             ]
             entry["failed_documents"] = failed.prefix(20).map { ["name": $0.name, "error": $0.message] }
-            resources["documents"] = entry
+            resources[CacheResource.documents.rawValue] = entry
         } else {
-            resources["documents"] = ["configured": false]
+            resources[CacheResource.documents.rawValue] = ["configured": false]
         }
         let body: [String: Any] = [
             "version": LarderVersion.current,

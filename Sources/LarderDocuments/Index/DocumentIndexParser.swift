@@ -1,5 +1,4 @@
 public import Foundation
-public import LarderConfig
 import LarderFormats
 
 /// Reads an upstream documents index (SPEC §5), XML or JSON, into a `DocumentIndex`: all or nothing.

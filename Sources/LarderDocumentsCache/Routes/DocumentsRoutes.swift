@@ -23,11 +23,11 @@ public struct DocumentsRoutes: Sendable {
             if let listing = cache.state.listing {
                 let freshness = cache.refresher.freshness()
                 cache.refresher.refreshIfDue(freshness)
-                cache.events.hit("documents", stale: freshness.isExpired)
+                cache.events.hit(.documents, stale: freshness.isExpired)
                 return .now(listing.response(
                     for: request, state: state(freshness, fetchedAt: listing.representation.lastModified)))
             }
-            cache.events.miss("documents")
+            cache.events.miss(.documents)
             return .later { request in
                 await waitForIndex()
                 guard let listing = cache.state.listing else { return indexUnavailable() }
@@ -52,10 +52,10 @@ public struct DocumentsRoutes: Sendable {
             let (entry, file) = cache.state.lookup(name)
             guard let entry else { return .now(notListed(name)) }
             if let file, let response = serve(request, entry: entry, file: file, freshness) {
-                cache.events.hit("document", stale: freshness.isExpired)
+                cache.events.hit(.document, stale: freshness.isExpired)
                 return .now(response)
             }
-            cache.events.miss("document")
+            cache.events.miss(.document)
             return .later { request in await document(request, name: name) }
         })
         router.add(.post, "/documents/refresh", .suspending { request in

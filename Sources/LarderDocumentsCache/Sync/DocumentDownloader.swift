@@ -45,13 +45,13 @@ struct DocumentDownloader: Sendable {
                 try sink.write(chunk)
             }
         } catch {
-            events.upstreamFetch("document", outcome: "error")
+            events.upstreamFetch(.document, outcome: .error)
             let kind: RefreshError.Kind = error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError
             return .failure(RefreshError(kind, "\(entry.name): \(error.message)"))
         }
         switch outcome {
         case .notModified(let sent):
-            events.upstreamFetch("document", outcome: "304")
+            events.upstreamFetch(.document, outcome: .notModified)
             guard var file = current else {
                 return .failure(RefreshError(.upstreamError, "\(entry.name): a 304 for a document Larder does not hold"))
             }
@@ -64,7 +64,7 @@ struct DocumentDownloader: Sendable {
         case .streamed(let body):
             let (count, sha256) = sink.finish()
             let verified = (entry.size.map { $0 == count } ?? true) && (entry.sha256.map { $0 == sha256 } ?? true)
-            events.upstreamFetch("document", outcome: verified ? "200" : "refused")
+            events.upstreamFetch(.document, outcome: verified ? .fetched : .refused)
             if let size = entry.size, size != count {
                 return .failure(RefreshError(.invalidPayload, "\(entry.name): \(count) bytes, but the index says \(size)"))
             }

@@ -57,7 +57,7 @@ struct DocumentsSync: Sendable {
         do {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: indexMaxBytes)
         } catch {
-            events.upstreamFetch("documents", outcome: "error")
+            events.upstreamFetch(.documents, outcome: .error)
             throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
                                "index: \(error.message)")
         }
@@ -65,10 +65,10 @@ struct DocumentsSync: Sendable {
         case .notModified(let sent):
             // Asked without validators, a new upstream has nothing to confirm: a 304 is no index of it.
             guard !switching else {
-                events.upstreamFetch("documents", outcome: "error")
+                events.upstreamFetch(.documents, outcome: .error)
                 throw RefreshError(.upstreamError, "index: the new upstream answered 304 to an unconditional request")
             }
-            events.upstreamFetch("documents", outcome: "304")
+            events.upstreamFetch(.documents, outcome: .notModified)
             try store.touch(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
                 etag: sent.etag, lastModified: sent.lastModified)
@@ -82,10 +82,10 @@ struct DocumentsSync: Sendable {
                 index = try DocumentIndexParser.parse(body.bytes, format: upstream.format, indexURL: indexURL,
                                                       maxBytes: indexMaxBytes)
             } catch {
-                events.upstreamFetch("documents", outcome: "refused")
+                events.upstreamFetch(.documents, outcome: .refused)
                 throw RefreshError(.invalidPayload, "refused the documents index: \(error.message)")
             }
-            events.upstreamFetch("documents", outcome: "200")
+            events.upstreamFetch(.documents, outcome: .fetched)
             let entries = index.documents.enumerated().map { position, entry in
                 DocumentEntryRecord(
                     name: entry.name, position: position, url: entry.url.absoluteString, size: entry.size,
@@ -95,7 +95,7 @@ struct DocumentsSync: Sendable {
             // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3);
             // the rule compares copies of one upstream, so not across a change of URL (§4.9).
             if !switching, let generated = index.generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
-                events.regressionRefused("documents")
+                events.regressionRefused(.documents)
                 logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
                 try store.touch(
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
@@ -126,7 +126,7 @@ struct DocumentsSync: Sendable {
             case .skip: outcome.unchanged += 1
             case .regression:
                 outcome.unchanged += 1
-                events.regressionRefused("document")
+                events.regressionRefused(.document)
                 logger.warning("documents: \(entry.name): the index's timestamps are older than the mirrored copy's; kept")
             case .download(let conditional): work.append((entry, conditional))
             }

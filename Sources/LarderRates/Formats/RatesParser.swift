@@ -1,5 +1,4 @@
 public import Foundation
-public import LarderConfig
 import LarderFormats
 
 /// Reads an upstream rates body (SPEC §5) into rate sets: all or nothing, at least one set or an error.

@@ -1,5 +1,4 @@
 public import Foundation
-public import LarderConfig
 
 /// One currency's rate against a set's base, with its name when the feed gives one.
 public struct CurrencyRate: Sendable, Hashable {

@@ -63,13 +63,13 @@ public struct RatesRoutes: Sendable {
         guard let snapshot = cache.current else { return nil }
         let freshness = cache.refresher.freshness()
         cache.refresher.refreshIfDue(freshness)
-        cache.events.hit("rates", stale: freshness.isExpired)
+        cache.events.hit(.rates, stale: freshness.isExpired)
         return (snapshot, CacheState(freshness, fallback: snapshot.storedAt))
     }
 
     /// With nothing cached: waits for the fetch in flight, then answers (SPEC §4.5).
     private func whenFetched(_ answer: @escaping @Sendable (RatesSnapshot, CacheState) -> Response) -> Handler.Answer {
-        cache.events.miss("rates")
+        cache.events.miss(.rates)
         return .later { _ in
             // The first fetch may have landed since the check above: then no second fetch.
             if let snapshot = cache.current {

@@ -82,7 +82,7 @@ final class ECBSchedule: RefreshSchedule {
             if advanced { state.missed += 1 }
             return advanced
         }
-        if missed { events.publicationMissed("rates") }
+        if missed { events.publicationMissed(.rates) }
     }
 
     var retryCap: Duration {

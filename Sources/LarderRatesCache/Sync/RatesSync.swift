@@ -50,7 +50,7 @@ struct RatesSync: Sendable {
         do {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: maxBytes)
         } catch {
-            events.upstreamFetch("rates", outcome: "error")
+            events.upstreamFetch(.rates, outcome: .error)
             throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
                                error.message)
         }
@@ -58,10 +58,10 @@ struct RatesSync: Sendable {
         case .notModified(let sent):
             // Asked without validators, a new upstream has nothing to confirm: a 304 is no copy of it.
             guard !upstreamSwitch.isPending else {
-                events.upstreamFetch("rates", outcome: "error")
+                events.upstreamFetch(.rates, outcome: .error)
                 throw RefreshError(.upstreamError, "the new upstream answered 304 to an unconditional request")
             }
-            events.upstreamFetch("rates", outcome: "304")
+            events.upstreamFetch(.rates, outcome: .notModified)
             try store.touch(
                 resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
                 etag: sent.etag, lastModified: sent.lastModified)
@@ -79,10 +79,10 @@ struct RatesSync: Sendable {
         do {
             payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
         } catch {
-            events.upstreamFetch("rates", outcome: "refused")
+            events.upstreamFetch(.rates, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
         }
-        events.upstreamFetch("rates", outcome: "200")
+        events.upstreamFetch(.rates, outcome: .fetched)
         let newest = payload.latest!
         let item = ItemRecord(
             resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
@@ -105,7 +105,7 @@ struct RatesSync: Sendable {
         let latestDate = latest.flatMap { RateDate($0.date) }
         if let regression = plan.regression {
             logger.warning("rates: refused older upstream data: \(regression)")
-            events.regressionRefused("rates")
+            events.regressionRefused(.rates)
             try store.touch(resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
             return Applied(
                 outcome: RatesRefreshOutcome(kind: .regressionRefused, daysChanged: 0, date: latestDate),
