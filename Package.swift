@@ -219,6 +219,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
+        .testTarget(
+            name: "LarderAppTests",
+            dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderTesting"]
+        ),
         .testTarget(
             name: "LarderEndToEndTests",
             dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]
