@@ -193,7 +193,7 @@ let package = Package(
             name: "LarderUpstreamTests",
             dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTesting"]
         ),
-        .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness"]),
+        .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(
             name: "LarderServingTests",
