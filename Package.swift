@@ -196,7 +196,7 @@ let package = Package(
             name: "LarderUpstreamTests",
             dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTesting"]
         ),
-        .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness"]),
+        .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(
             name: "LarderServingTests",
@@ -217,6 +217,11 @@ let package = Package(
                 "LarderDocumentsCache", "LarderApp", "LarderConfig", "LarderFreshness", "LarderTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
+        .testTarget(
+            name: "LarderAppTests",
+            dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderTesting"]
         ),
         .testTarget(
             name: "LarderEndToEndTests",

@@ -1,6 +1,5 @@
 import Foundation
 import LarderStore
-import Logging
 import LarderTesting
 import Testing
 
@@ -37,7 +36,7 @@ struct DiskTroubleTests {
         try await withTemporaryDirectory("larder-damaged") { cache in
             // A real store with a few hundred rows (several pages), closed so everything is in the main file.
             do {
-                let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+                let store = try Store(directory: cache, logger: quietLogger)
                 let days = (1...28).map { day in
                     RateSetRecord(
                         date: String(format: "2026-10-%02d", day), base: "EUR", createdAt: nil, updatedAt: nil,

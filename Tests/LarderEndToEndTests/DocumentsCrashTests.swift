@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import LarderStore
 import LarderTesting
-import Logging
 import Testing
 
 @Suite("Documents survive kill -9", .serialized)
@@ -56,7 +55,7 @@ struct DocumentsCrashTests {
                     _ = restarted.waitForExit(timeout: .seconds(10))
                 }
                 let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: cache + "/documents")) ?? []
-                let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+                let store = try Store(directory: cache, logger: quietLogger)
                 return (problems, try store.integrityCheck(), leftovers.filter { $0.hasSuffix(".larder-partial") })
             }
             #expect(report.problems.isEmpty, "\(report.problems)")

@@ -1,7 +1,6 @@
 import Foundation
 import LarderStore
 import LarderTesting
-import Logging
 import Testing
 
 /// An ECB document of `days` consecutive days whose every rate carries `version` in its last digits,
@@ -79,7 +78,7 @@ struct RatesCrashTests {
                     _ = restarted.waitForExit(timeout: .seconds(5))
                     rounds += 1
                 }
-                let store = try Store(directory: cache, logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+                let store = try Store(directory: cache, logger: quietLogger)
                 return (rounds, torn, try store.integrityCheck(), try store.rateSetCount())
             }
             #expect(report.rounds == crashRounds(default: 6))

@@ -1,5 +1,6 @@
 import Foundation
 import LarderFreshness
+import LarderTesting
 import Synchronization
 import Testing
 
@@ -32,12 +33,15 @@ struct SingleFlightTests {
     @Test func concurrentCallersShareOneRun() async {
         let flight = SingleFlight<String, Int>()
         let gate = Gate()
+        // Callers take turns on one executor, so once `settle()` returns every one of them has
+        // reached the flight: the first started it, the others joined it.
+        let inOrder = InOrderExecutor()
         let results = await withTaskGroup(of: Int?.self) { group in
             for _ in 0..<200 {
-                group.addTask { await flight.run("rates") { await gate.wait(); return 42 } }
+                group.addTask(executorPreference: inOrder) { await flight.run("rates") { await gate.wait(); return 42 } }
             }
-            while !flight.isRunning("rates") { await Task.yield() }
-            try? await Task.sleep(for: .milliseconds(50))
+            await inOrder.settle()
+            #expect(flight.isRunning("rates"))
             gate.open()
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -47,15 +51,17 @@ struct SingleFlightTests {
         #expect(!flight.isRunning("rates"))
     }
 
-    @Test func aCancelledWaiterLeavesTheRunGoing() async {
+    @Test func aCancelledWaiterLeavesTheRunGoing() async throws {
         let flight = SingleFlight<Int, String>()
         let gate = Gate()
         let waiter = Task { await flight.run(1) { await gate.wait(); return "done" } }
-        while !flight.isRunning(1) { await Task.yield() }
+        #expect(try await eventually { flight.isRunning(1) })
         waiter.cancel()
         #expect(await waiter.value == nil)
         #expect(flight.isRunning(1))
-        let second = Task { await flight.run(1) { "a second run must not start" } }
+        let inOrder = InOrderExecutor()
+        let second = Task(executorPreference: inOrder) { await flight.run(1) { "a second run must not start" } }
+        await inOrder.settle()
         gate.open()
         #expect(await second.value == "done")
     }
@@ -75,10 +81,12 @@ struct SingleFlightConditionTests {
         #expect(await flight.run(1, startIf: { false }) { 1 } == nil, "nothing running and told not to start")
         #expect(await flight.run(1, startIf: { true }) { 2 } == 2)
         let gate = Gate()
-        let first = Task { await flight.run(1) { await gate.wait(); return 3 } }
-        while !flight.isRunning(1) { await Task.yield() }
-        let joined = Task { await flight.run(1, startIf: { false }) { 4 } }
-        try? await Task.sleep(for: .milliseconds(20))
+        // In turns on one executor: after `settle()` the first caller runs and the second has joined it.
+        let inOrder = InOrderExecutor()
+        let first = Task(executorPreference: inOrder) { await flight.run(1) { await gate.wait(); return 3 } }
+        let joined = Task(executorPreference: inOrder) { await flight.run(1, startIf: { false }) { 4 } }
+        await inOrder.settle()
+        #expect(flight.isRunning(1))
         gate.open()
         #expect(await first.value == 3)
         #expect(await joined.value == 3, "a run in flight is joined whatever startIf says")

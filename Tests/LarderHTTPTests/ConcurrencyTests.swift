@@ -37,7 +37,7 @@ struct ConcurrencyTests {
     @Test(arguments: [1, 2])
     func connectionChurnNeverDropsConnections(threads: Int) async throws {
         raiseOpenFileLimit()
-        try await withServer({ $0.threads = threads }, routes: standardRoutes) { server in
+        try await withServer(configure: { $0.threads = threads }, routes: standardRoutes) { server in
             let port = server.port
             let (answered, failures) = try await onThread {
                 var answered = 0
@@ -67,25 +67,26 @@ struct ConcurrencyTests {
     }
 
     @Test func suspendingHandlerDoesNotHoldAWorkerThread() async throws {
+        let started = Flag()
         let routes: (inout Router) -> Void = { router in
             standardRoutes(&router)
             router.add(.get, "/slow", .suspending { _ in
+                started.raise()
                 try? await Task.sleep(for: .milliseconds(1500))
                 return Response(body: .string("slow"))
             })
         }
         // One worker thread: if the slow request held it, /hello could not be answered meanwhile.
-        try await withServer({ $0.threads = 1 }, routes: routes) { server in
+        try await withServer(configure: { $0.threads = 1 }, routes: routes) { server in
             let port = server.port
-            let (fastStatus, fastElapsed, slow) = try await onThread {
-                let slowConnection = try TestConnection(port: port)
-                try slowConnection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-                usleep(100_000)
+            async let slowAnswer = onThread { try TestConnection.fetch(port: port, "/slow") }
+            try #require(try await eventually { started.isRaised }, "the slow handler never started")
+            let (fastStatus, fastElapsed) = try await onThread {
                 let start = ContinuousClock.now
                 let fast = try TestConnection.fetch(port: port, "/hello")
-                let elapsed = ContinuousClock.now - start
-                return (fast.status, elapsed, try slowConnection.readResponse())
+                return (fast.status, ContinuousClock.now - start)
             }
+            let slow = try await slowAnswer
             #expect(fastStatus == 200)
             #expect(fastElapsed < .milliseconds(1000))
             #expect(slow.status == 200)
@@ -95,7 +96,7 @@ struct ConcurrencyTests {
 
     @Test func stopFinishesRequestsInFlight() async throws {
         let started = Flag()
-        let server = try startServer(routes: { router in
+        let routes: (inout Router) -> Void = { router in
             router.add(.get, "/work", .suspending { _ in
                 started.raise()
                 // Long enough that the probes below see the drain even when a loaded machine starts
@@ -104,53 +105,55 @@ struct ConcurrencyTests {
                 return Response(body: .string("done"))
             })
             router.add(.get, "/ping", .immediate { _ in Response(body: .string("pong")) })
-        })
-        let port = server.port
-        async let response = onThread {
-            try TestConnection.fetch(port: port, "/work")
         }
-        try await started.wait()
-        async let stopped: Void = server.stop()
-        // While the stop drains, a new request is turned away with 503 and a closed connection.
-        let turnedAway = try await onThread {
-            for _ in 0..<300 {
-                let probe = try TestConnection.fetch(port: port, "/ping")
-                if probe.status == 503 { return probe }
-                usleep(5_000)
+        try await withServer(routes: routes) { server in
+            let port = server.port
+            async let response = onThread {
+                try TestConnection.fetch(port: port, "/work")
             }
-            throw TestConnectionError("never saw the draining 503")
+            try #require(try await eventually { started.isRaised }, "handler never started")
+            async let stopped: Void = server.stop()
+            // While the stop drains, a new request is turned away with 503 and a closed connection.
+            var probe: TestResponse?
+            let drained = try await eventually(timeout: .seconds(2), every: .milliseconds(5)) {
+                probe = try await onThread { try TestConnection.fetch(port: port, "/ping") }
+                return probe?.status == 503
+            }
+            try #require(drained, "never saw the draining 503")
+            #expect(probe?.header("Connection")?.lowercased() == "close")
+            #expect(probe?.errorCode == "unavailable")
+            await stopped
+            let finished = try await response
+            #expect(finished.status == 200)
+            #expect(finished.text == "done")
+            // Stopped means no longer listening.
+            let refused = try await onThread { (try? TestConnection(port: port, timeout: .seconds(2))) == nil }
+            #expect(refused)
         }
-        #expect(turnedAway.header("Connection")?.lowercased() == "close")
-        #expect(turnedAway.errorCode == "unavailable")
-        await stopped
-        let finished = try await response
-        #expect(finished.status == 200)
-        #expect(finished.text == "done")
-        // Stopped means no longer listening.
-        let refused = try await onThread { (try? TestConnection(port: port, timeout: .seconds(2))) == nil }
-        #expect(refused)
     }
 
     @Test func stopAnswersStuckRequestsWith503() async throws {
         let started = Flag()
-        let server = try startServer({ $0.drainTimeout = .milliseconds(300) }, routes: { router in
+        let routes: (inout Router) -> Void = { router in
             router.add(.get, "/stuck", .suspending { _ in
                 started.raise()
                 try? await Task.sleep(for: .seconds(30))
                 return Response(body: .string("too late"))
             })
-        })
-        let port = server.port
-        async let response = onThread { try TestConnection.fetch(port: port, "/stuck") }
-        try await started.wait()
-        let start = ContinuousClock.now
-        await server.stop()
-        let stopTook = ContinuousClock.now - start
-        let answer = try await response
-        #expect(answer.status == 503)
-        #expect(answer.header("Retry-After") == "1")
-        #expect(answer.errorCode == "unavailable")
-        #expect(stopTook < .seconds(5))
+        }
+        try await withServer(configure: { $0.drainTimeout = .milliseconds(300) }, routes: routes) { server in
+            let port = server.port
+            async let response = onThread { try TestConnection.fetch(port: port, "/stuck") }
+            try #require(try await eventually { started.isRaised }, "handler never started")
+            let start = ContinuousClock.now
+            await server.stop()
+            let stopTook = ContinuousClock.now - start
+            let answer = try await response
+            #expect(answer.status == 503)
+            #expect(answer.header("Retry-After") == "1")
+            #expect(answer.errorCode == "unavailable")
+            #expect(stopTook < .seconds(5))
+        }
     }
 
     @Test func fileAndStreamBodies() async throws {
@@ -184,7 +187,7 @@ struct ConcurrencyTests {
     }
 
     @Test func bindsIPv6LoopbackOnAnEphemeralPort() async throws {
-        try await withServer({ $0.host = "::1" }, routes: standardRoutes) { server in
+        try await withServer(configure: { $0.host = "::1" }, routes: standardRoutes) { server in
             let port = server.port
             #expect(port > 0)
             let response = try await onThread { try TestConnection(host: "::1", port: port).request("GET", "/hello") }
@@ -202,7 +205,7 @@ struct ConcurrencyTests {
     }
 }
 
-/// Set once by a handler, awaited by the test: "the request is being handled now".
+/// Set once by a handler, awaited by the test (with `eventually`): "the request is being handled now".
 final class Flag: Sendable {
     private let raised = Atomic<Bool>(false)
 
@@ -210,11 +213,5 @@ final class Flag: Sendable {
         raised.store(true, ordering: .releasing)
     }
 
-    func wait(timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !raised.load(ordering: .acquiring) {
-            guard ContinuousClock.now < deadline else { throw TestConnectionError("handler never started") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

@@ -8,10 +8,10 @@ import Testing
 struct FileAnswerResourceTests {
     @Test func fiftyMebibytesAreServedByteExactAndRangedAtTheEnd() async throws {
         let size = 50 * 1024 * 1024
-        let bytes = FileServer.pseudoRandomBytes(size)
+        let bytes = pseudoRandomBytes(size)
         let file = try ServedFile(name: "big.bin", bytes: bytes, contentType: "application/octet-stream")
         defer { file.remove() }
-        let (whole, tail, end, middle) = try await FileServer.run([file]) { port in
+        let (whole, tail, end, middle) = try await serving([file]) { port in
             let connection = try TestConnection(port: port, timeout: .seconds(30))
             let whole = try connection.request("GET", "/documents/big.bin")
             let tail = try connection.request("GET", "/documents/big.bin", headers: [("Range", "bytes=-4096")])
@@ -36,7 +36,7 @@ struct FileAnswerResourceTests {
     /// Counts descriptors open on this test's own file (via /proc/self/fd), not the process's total,
     /// so tests running in parallel elsewhere cannot disturb the count.
     @Test func descriptorsAreClosedWhateverTheAnswer() async throws {
-        let file = try ServedFile(name: "fd.txt", bytes: FileServer.pseudoRandomBytes(4096, seed: 7))
+        let file = try ServedFile(name: "fd.txt", bytes: pseudoRandomBytes(4096, seed: 7))
         defer { file.remove() }
         let etag = file.representation.etag
         let kinds: [(label: String, method: String, headers: [(String, String)], status: Int)] = [
@@ -47,23 +47,22 @@ struct FileAnswerResourceTests {
             ("200 HEAD", "HEAD", [], 200),
             ("200", "GET", [], 200),
         ]
-        let report = try await FileServer.run([file]) { port in
+        let report = try await withServer(routes: DocumentRoutes.routes(for: [file])) { server in
+            let port = server.port
             var report: [String] = []
-            let connection = try TestConnection(port: port)
             for kind in kinds {
-                for _ in 0..<200 {
-                    let response = try connection.request(kind.method, "/documents/fd.txt", headers: kind.headers)
-                    if response.status != kind.status { report.append("\(kind.label): got \(response.status)") }
+                report += try await onThread {
+                    let connection = try TestConnection(port: port)
+                    return try (0..<200).compactMap { _ in
+                        let response = try connection.request(kind.method, "/documents/fd.txt", headers: kind.headers)
+                        return response.status == kind.status ? nil : "\(kind.label): got \(response.status)"
+                    }
                 }
                 // 304 and 416 close before answering; a sent file is closed when libmicrohttpd
                 // destroys the response, just after the last byte: allow it a moment.
-                let deadline = ContinuousClock.now + .seconds(5)
-                var open = file.openDescriptors
-                while open > 0, ContinuousClock.now < deadline {
-                    Thread.sleep(forTimeInterval: 0.01)
-                    open = file.openDescriptors
+                if try await !eventually({ file.openDescriptors == 0 }) {
+                    report.append("\(kind.label): \(file.openDescriptors) descriptors still open after 200 answers")
                 }
-                if open > 0 { report.append("\(kind.label): \(open) descriptors still open after 200 answers") }
             }
             return report
         }

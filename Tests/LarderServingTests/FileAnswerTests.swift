@@ -7,15 +7,15 @@ import Testing
 @Suite("FileAnswer: documents over loopback with ranges, validators and sendfile", .serialized, .timeLimit(.minutes(2)))
 struct FileAnswerTests {
     static let size = 1000
-    static let small = FileServer.pseudoRandomBytes(size, seed: 42)
+    static let small = pseudoRandomBytes(size, seed: 42)
     static let etag = "\"etag-a.txt-1\""
-    static let lastModified = HTTPDate.format(secondsSince1970: FileServer.lastModified)
+    static let lastModified = HTTPDate.format(secondsSince1970: DocumentRoutes.lastModified)
 
     /// Runs `body` against a server serving `a.txt` (1000 bytes).
     private func withSmallFile<T: Sendable>(_ body: @escaping @Sendable (Int, ServedFile) throws -> T) async throws -> T {
         let file = try ServedFile(name: "a.txt", bytes: Self.small)
         defer { file.remove() }
-        return try await FileServer.run([file]) { port in try body(port, file) }
+        return try await serving([file]) { port in try body(port, file) }
     }
 
     private static func expectCommonHeaders(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -107,7 +107,7 @@ struct FileAnswerTests {
     }
 
     @Test func ifRangeDecidesBetweenThePartAndTheWhole() async throws {
-        let other = HTTPDate.format(secondsSince1970: FileServer.lastModified - 1)
+        let other = HTTPDate.format(secondsSince1970: DocumentRoutes.lastModified - 1)
         let answers = try await withSmallFile { port, _ in
             try [Self.etag, Self.lastModified, "\"other\"", "W/\(Self.etag)", other, "garbage"].map { validator in
                 try TestConnection.fetch(
@@ -174,7 +174,7 @@ struct FileAnswerTests {
     @Test func anEmptyFileHasNoRanges() async throws {
         let file = try ServedFile(name: "empty.txt", bytes: [])
         defer { file.remove() }
-        let answers = try await FileServer.run([file]) { port in
+        let answers = try await serving([file]) { port in
             try [[], [("Range", "bytes=0-")], [("Range", "bytes=-5")]].map {
                 try TestConnection.fetch(port: port, "/documents/empty.txt", headers: $0)
             }
@@ -188,7 +188,7 @@ struct FileAnswerTests {
     @Test func xmlIsServedInTheScriptSandbox() async throws {
         let file = try ServedFile(name: "a.xml", bytes: Array("<a/>".utf8), contentType: "application/xml")
         defer { file.remove() }
-        let response = try await FileServer.run([file]) { port in try TestConnection.fetch(port: port, "/documents/a.xml") }
+        let response = try await serving([file]) { port in try TestConnection.fetch(port: port, "/documents/a.xml") }
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/xml")
         #expect(response.header("Content-Security-Policy") == "sandbox")

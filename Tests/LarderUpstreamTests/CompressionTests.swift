@@ -6,9 +6,9 @@ import Testing
 @Suite("Upstream client: compressed bodies are capped after decompression", .serialized)
 struct CompressionTests {
     @Test func aGzipBodyArrivesDecompressed() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":1}"#)
-            let result = try await withClient { client in
+            let result = try await withUpstreamClient { client in
                 try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: 8 * mebibyte)
             }
             let body = fetchedBody(result)
@@ -18,10 +18,10 @@ struct CompressionTests {
     }
 
     @Test func aGzipBombIsRefusedQuicklyWithoutInflatingIt() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/bomb","gzip_bomb_mib":600}"#)
             // Build the bomb before measuring: the upstream lives in this process too.
-            let warmUp = try await withClient { client in
+            let warmUp = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url("/bomb"), validators: .none, maxBytes: mebibyte)
                 }
@@ -29,7 +29,7 @@ struct CompressionTests {
             #expect(warmUp?.kind == .tooLarge)
             let start = ContinuousClock.now
             let (error, growth) = try await MemoryProbe.peakGrowth {
-                try await withClient { client in
+                try await withUpstreamClient { client in
                     await failure { () async throws(UpstreamError) in
                         try await client.fetch(upstream.url("/bomb"), validators: .none, maxBytes: 8 * mebibyte)
                     }
@@ -45,9 +45,9 @@ struct CompressionTests {
     }
 
     @Test func aSmallCompressedBodyOverTheCapIsRefused() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":2}"#)
-            let error = try await withClient { client in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: mebibyte)
                 }
@@ -58,9 +58,9 @@ struct CompressionTests {
     }
 
     @Test func theClientWideInflationLimitIsABackstop() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":4}"#)
-            let error = try await withClient({ $0.maxInflatedBytes = mebibyte }) { client in
+            let error = try await withUpstreamClient({ $0.maxInflatedBytes = mebibyte }) { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: 64 * mebibyte)
                 }
@@ -71,9 +71,9 @@ struct CompressionTests {
     }
 
     @Test func aBodyThatIsNotTheGzipItClaimsIsATransferError() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/fake","body":"this is not gzip at all","headers":{"Content-Encoding":"gzip"}}"#)
-            let error = try await withClient { client in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url("/fake"), validators: .none, maxBytes: mebibyte)
                 }

@@ -9,7 +9,7 @@ struct FailureTests {
     @Test func aPortNobodyListensOnIsUnreachable() async throws {
         let port = try freePort()
         let start = ContinuousClock.now
-        let error = try await withClient { client in
+        let error = try await withUpstreamClient { client in
             await failure { () async throws(UpstreamError) in
                 try await client.fetch("http://127.0.0.1:\(port)/x", validators: .none, maxBytes: mebibyte)
             }
@@ -25,7 +25,7 @@ struct FailureTests {
         let listener = try ListeningSocket(backlog: 0)
         let queued = try TestConnection(port: listener.port, timeout: .seconds(1))
         let start = ContinuousClock.now
-        let error = try await withClient({ $0.connectTimeout = .milliseconds(500) }) { client in
+        let error = try await withUpstreamClient({ $0.connectTimeout = .milliseconds(500) }) { client in
             await failure { () async throws(UpstreamError) in
                 try await client.fetch("http://127.0.0.1:\(listener.port)/x", validators: .none, maxBytes: mebibyte)
             }
@@ -37,10 +37,10 @@ struct FailureTests {
     }
 
     @Test func anUpstreamThatNeverAnswersTimesOut() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"\#(Self.daily)","delay_ms":3000,"times":1}"#)
             let start = ContinuousClock.now
-            let error = try await withClient({ $0.requestTimeout = .seconds(1) }) { client in
+            let error = try await withUpstreamClient({ $0.requestTimeout = .seconds(1) }) { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
                 }
@@ -55,7 +55,7 @@ struct FailureTests {
         let head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n"
         try await withScriptedServer([.send(head), .send(String(repeating: "x", count: 100)), .pause(.seconds(10))]) { server in
             let start = ContinuousClock.now
-            let error = try await withClient({ $0.requestTimeout = .seconds(1) }) { client in
+            let error = try await withUpstreamClient({ $0.requestTimeout = .seconds(1) }) { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch("http://127.0.0.1:\(server.port)/slow", validators: .none, maxBytes: mebibyte)
                 }
@@ -67,9 +67,9 @@ struct FailureTests {
     }
 
     @Test func aBodyCutShortOfItsLengthIsATransferError() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"\#(Self.daily)","truncate_at":100,"times":1}"#)
-            let error = try await withClient { client in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
                 }
@@ -80,8 +80,8 @@ struct FailureTests {
     }
 
     @Test func aDeclaredLengthOverTheCapIsRefusedBeforeReading() async throws {
-        try await withUpstream { upstream in
-            let error = try await withClient { client in
+        try await withSampleUpstream { upstream in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: 100)
                 }
@@ -98,7 +98,7 @@ struct FailureTests {
         let script: [ScriptedServer.Step] = [.send(head)] + Array(repeating: .send(chunk), count: 64) + [.send("0\r\n\r\n")]
         try await withScriptedServer(script) { server in
             let collected = Collected()
-            let error = try await withClient { client in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.stream("http://127.0.0.1:\(server.port)/big", validators: .none, maxBytes: mebibyte) {
                         collected.append($0)
@@ -112,8 +112,8 @@ struct FailureTests {
 
     @Test func anErrorOfTheSinkEndsTheRequest() async throws {
         struct DiskFull: Error {}
-        try await withUpstream { upstream in
-            let error = try await withClient { client in
+        try await withSampleUpstream { upstream in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.stream(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte) { _ in throw DiskFull() }
                 }

@@ -9,8 +9,8 @@ struct FetchTests {
     static let daily = "/rates/eurofxref-daily.xml"
 
     @Test func fetchesABodyWithItsValidatorsAndType() async throws {
-        try await withUpstream { upstream in
-            try await withClient { client in
+        try await withSampleUpstream { upstream in
+            try await withUpstreamClient { client in
                 let result = try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: 8 * mebibyte)
                 let body = try #require(fetchedBody(result))
                 let onDisk = try Data(contentsOf: ChildProcess.examplesUpstream.appendingPathComponent("rates/eurofxref-daily.xml"))
@@ -23,8 +23,8 @@ struct FetchTests {
     }
 
     @Test func revalidatesByETag() async throws {
-        try await withUpstream { upstream in
-            try await withClient { client in
+        try await withSampleUpstream { upstream in
+            try await withUpstreamClient { client in
                 let first = try #require(fetchedBody(try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)))
                 let etagOnly = UpstreamValidators(etag: first.validators.etag)
                 let second = try await client.fetch(upstream.url(Self.daily), validators: etagOnly, maxBytes: mebibyte)
@@ -34,14 +34,14 @@ struct FetchTests {
                 }
                 #expect(validators == first.validators)
                 // A 304 for a request that carried only If-None-Match: the upstream saw the tag.
-                #expect(try await upstream.statuses(of: Self.daily) == ["200": 1, "304": 1])
+                #expect(try await upstream.requests(Self.daily).statuses == ["200": 1, "304": 1])
             }
         }
     }
 
     @Test func revalidatesByDate() async throws {
-        try await withUpstream { upstream in
-            try await withClient { client in
+        try await withSampleUpstream { upstream in
+            try await withUpstreamClient { client in
                 let first = try #require(fetchedBody(try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)))
                 let dateOnly = UpstreamValidators(lastModified: first.validators.lastModified)
                 let second = try await client.fetch(upstream.url(Self.daily), validators: dateOnly, maxBytes: mebibyte)
@@ -49,14 +49,14 @@ struct FetchTests {
                     Issue.record("expected 304, got \(second)")
                     return
                 }
-                #expect(try await upstream.statuses(of: Self.daily) == ["200": 1, "304": 1])
+                #expect(try await upstream.requests(Self.daily).statuses == ["200": 1, "304": 1])
             }
         }
     }
 
     @Test func aChangedFileComesBackWhole() async throws {
-        try await withUpstream { upstream in
-            try await withClient { client in
+        try await withSampleUpstream { upstream in
+            try await withUpstreamClient { client in
                 let url = upstream.url("/rates/rates.txt")
                 let first = try #require(fetchedBody(try await client.fetch(url, validators: .none, maxBytes: mebibyte)))
                 try await upstream.put("/rates/rates.txt", Array("USD|US dollar|1.5\n".utf8))
@@ -69,9 +69,9 @@ struct FetchTests {
 
     @Test(arguments: [(500, "500 Internal Server Error"), (503, "503 Service Unavailable"), (404, "404 Not Found")])
     func otherStatusesFail(status: Int, line: String) async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"\#(Self.daily)","status":\#(status)}"#)
-            let error = try await withClient { client in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
                 }
@@ -84,7 +84,7 @@ struct FetchTests {
         let answer = "HTTP/1.1 304 Not Modified\r\nETag: \"new\"\r\nConnection: close\r\n\r\n"
         try await withScriptedServer([.send(answer)]) { server in
             let sent = UpstreamValidators(etag: "\"old\"", lastModified: "Fri, 20 Nov 2026 16:00:00 GMT")
-            let result = try await withClient { client in
+            let result = try await withUpstreamClient { client in
                 try await client.fetch("http://127.0.0.1:\(server.port)/x", validators: sent, maxBytes: mebibyte)
             }
             #expect(server.requestHeader("User-Agent") == "larder/test")
@@ -100,8 +100,8 @@ struct FetchTests {
     }
 
     @Test func streamsTheBodyInOrderToASink() async throws {
-        try await withUpstream { upstream in
-            try await withClient { client in
+        try await withSampleUpstream { upstream in
+            try await withUpstreamClient { client in
                 let collected = Collected()
                 let outcome = try await client.stream(upstream.url("/rates/eurofxref-hist-90d.xml"), validators: .none, maxBytes: mebibyte) {
                     collected.append($0)
@@ -119,9 +119,9 @@ struct FetchTests {
     }
 
     @Test func aBodyOfExactlyTheCapIsAccepted() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             let size = try Data(contentsOf: ChildProcess.examplesUpstream.appendingPathComponent("rates/rates.txt")).count
-            let result = try await withClient { client in
+            let result = try await withUpstreamClient { client in
                 try await client.fetch(upstream.url("/rates/rates.txt"), validators: .none, maxBytes: size)
             }
             #expect(fetchedBody(result)?.bytes.count == size)
@@ -129,8 +129,8 @@ struct FetchTests {
     }
 
     @Test func reusesOneClientForManyRequests() async throws {
-        try await withUpstream { upstream in
-            try await withClient { client in
+        try await withSampleUpstream { upstream in
+            try await withUpstreamClient { client in
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<20 {
                         group.addTask {
@@ -142,7 +142,7 @@ struct FetchTests {
                     }
                 }
             }
-            #expect(try await upstream.statuses(of: Self.daily) == ["200": 20])
+            #expect(try await upstream.requests(Self.daily).statuses == ["200": 20])
         }
     }
 }

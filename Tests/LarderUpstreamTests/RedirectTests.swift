@@ -1,3 +1,4 @@
+import LarderTesting
 import LarderUpstream
 import Testing
 
@@ -6,7 +7,7 @@ struct RedirectTests {
     static let daily = "/rates/eurofxref-daily.xml"
 
     /// Adds redirects `/r1 → /r2 → … → /r<count> → daily` and returns the first path.
-    private func chain(_ count: Int, on upstream: Upstream) async throws -> String {
+    private func chain(_ count: Int, on upstream: SampleUpstreamControl) async throws -> String {
         for hop in 1...count {
             let next = hop == count ? Self.daily : "/r\(hop + 1)"
             try await upstream.fault(#"{"path":"/r\#(hop)","status":302,"headers":{"Location":"\#(next)"}}"#)
@@ -15,7 +16,7 @@ struct RedirectTests {
     }
 
     private func fetchError(_ url: String) async throws -> UpstreamError? {
-        try await withClient { client in
+        try await withUpstreamClient { client in
             await failure { () async throws(UpstreamError) in
                 try await client.fetch(url, validators: .none, maxBytes: mebibyte)
             }
@@ -23,9 +24,9 @@ struct RedirectTests {
     }
 
     @Test func followsARedirectAndKeepsTheFinalValidators() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/old","status":301,"headers":{"Location":"\#(Self.daily)","ETag":"\"redirect\""}}"#)
-            let result = try await withClient { client in
+            let result = try await withUpstreamClient { client in
                 try await client.fetch(upstream.url("/old"), validators: .none, maxBytes: mebibyte)
             }
             let body = fetchedBody(result)
@@ -36,9 +37,9 @@ struct RedirectTests {
     }
 
     @Test func followsFiveRedirects() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             let first = try await chain(5, on: upstream)
-            let result = try await withClient { client in
+            let result = try await withUpstreamClient { client in
                 try await client.fetch(upstream.url(first), validators: .none, maxBytes: mebibyte)
             }
             #expect(fetchedBody(result)?.contentType == "application/xml")
@@ -46,17 +47,17 @@ struct RedirectTests {
     }
 
     @Test func refusesASixthRedirect() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             let first = try await chain(6, on: upstream)
             let error = try await fetchError(upstream.url(first))
             #expect(error?.kind == .redirect)
             #expect(error?.message.contains("more than 5 redirects") == true, "\(error?.message ?? "")")
-            #expect(try await upstream.statuses(of: Self.daily).isEmpty)
+            #expect(try await upstream.requests(Self.daily).statuses.isEmpty)
         }
     }
 
     @Test func refusesARedirectToItself() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/loop","status":302,"headers":{"Location":"/loop"}}"#)
             let error = try await fetchError(upstream.url("/loop"))
             #expect(error?.kind == .redirect)
@@ -65,18 +66,18 @@ struct RedirectTests {
     }
 
     @Test func refusesALoopThroughTwoPaths() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/a","status":307,"headers":{"Location":"/b"}}"#)
             try await upstream.fault(#"{"path":"/b","status":308,"headers":{"Location":"/a"}}"#)
             let error = try await fetchError(upstream.url("/a"))
             #expect(error?.kind == .redirect)
-            #expect(try await upstream.statuses(of: "/a") == ["307": 1])
+            #expect(try await upstream.requests("/a").statuses == ["307": 1])
         }
     }
 
     @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/rates.xml", "gopher://127.0.0.1/x", "http+unix://%2Ftmp%2Fs/x"])
     func refusesARedirectToAnotherScheme(location: String) async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/away","status":302,"headers":{"Location":"\#(location)"}}"#)
             let error = try await fetchError(upstream.url("/away"))
             #expect(error?.kind == .redirect, "\(String(describing: error))")
@@ -85,7 +86,7 @@ struct RedirectTests {
     }
 
     @Test func aRedirectWithoutALocationIsAStatusError() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/nowhere","status":302}"#)
             let error = try await fetchError(upstream.url("/nowhere"))
             #expect(error?.kind == .status)
@@ -94,9 +95,9 @@ struct RedirectTests {
     }
 
     @Test func noRedirectsWhenTheLimitIsZero() async throws {
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             let first = try await chain(1, on: upstream)
-            let error = try await withClient({ $0.maxRedirects = 0 }) { client in
+            let error = try await withUpstreamClient({ $0.maxRedirects = 0 }) { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch(upstream.url(first), validators: .none, maxBytes: mebibyte)
                 }

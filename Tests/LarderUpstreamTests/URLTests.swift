@@ -6,7 +6,7 @@ import Testing
 struct URLTests {
     @Test(arguments: ["ftp://127.0.0.1/x", "file:///etc/passwd", "not a url", "http:///no-host", "", "mailto:someone@example.com", "//127.0.0.1/x"])
     func refusesAnythingButHTTPWithAHost(url: String) async throws {
-        let error = try await withClient { client in
+        let error = try await withUpstreamClient { client in
             await failure { () async throws(UpstreamError) in
                 try await client.fetch(url, validators: .none, maxBytes: mebibyte)
             }
@@ -15,8 +15,8 @@ struct URLTests {
     }
 
     @Test func aRefusedURLSendsNoRequest() async throws {
-        try await withUpstream { upstream in
-            let error = try await withClient { client in
+        try await withSampleUpstream { upstream in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch("ftp://127.0.0.1:\(upstream.port)/rates/rates.txt", validators: .none, maxBytes: mebibyte)
                 }
@@ -29,8 +29,8 @@ struct URLTests {
     }
 
     @Test func acceptsUppercaseSchemes() async throws {
-        try await withUpstream { upstream in
-            let result = try await withClient { client in
+        try await withSampleUpstream { upstream in
+            let result = try await withUpstreamClient { client in
                 try await client.fetch("HTTP://127.0.0.1:\(upstream.port)/rates/rates.txt", validators: .none, maxBytes: mebibyte)
             }
             #expect(fetchedBody(result) != nil)
@@ -51,7 +51,7 @@ struct URLTests {
     @Test func credentialsGoAsBasicAuthAndNeverIntoMessages() async throws {
         let answer = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         try await withScriptedServer([.send(answer)]) { server in
-            let error = try await withClient { client in
+            let error = try await withUpstreamClient { client in
                 await failure { () async throws(UpstreamError) in
                     try await client.fetch("http://user:secret@127.0.0.1:\(server.port)/x", validators: .none, maxBytes: mebibyte)
                 }
@@ -65,7 +65,7 @@ struct URLTests {
     @Test func messagesNeverContainCredentials() async throws {
         let port = try freePort()
         var messages: [String] = []
-        try await withUpstream { upstream in
+        try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/loop","status":302,"headers":{"Location":"/loop"}}"#)
             try await upstream.fault(#"{"path":"/file","status":302,"headers":{"Location":"file://user:secret@host/etc/passwd"}}"#)
             try await upstream.fault(#"{"path":"/gone","status":410}"#)
@@ -77,7 +77,7 @@ struct URLTests {
                 "http://user:secret@127.0.0.1:\(upstream.port)/gone",
                 "http://user:secret@127.0.0.1:\(upstream.port)/rates/eurofxref-daily.xml",
             ]
-            try await withClient { client in
+            try await withUpstreamClient { client in
                 for url in urls {
                     let error = await failure { () async throws(UpstreamError) in
                         try await client.fetch(url, validators: .none, maxBytes: 10)

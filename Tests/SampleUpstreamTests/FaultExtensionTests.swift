@@ -4,22 +4,20 @@ import Testing
 @Suite("Sample upstream: header and gzip-bomb faults")
 struct FaultExtensionTests {
     @Test func setsHeadersOnAnInjectedStatus() async throws {
-        try await withUpstream { port in
-            let response = try await onThread {
-                try putFault(port, #"{"path":"/loop","status":302,"headers":{"Location":"/loop"}}"#)
-                return try TestConnection.fetch(port: port, "/loop")
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"/loop","status":302,"headers":{"Location":"/loop"}}"#)
+            let response = try await onThread { try TestConnection.fetch(port: port, "/loop") }
             #expect(response.status == 302)
             #expect(response.header("Location") == "/loop")
         }
     }
 
     @Test func setsHeadersOnAServedFileReplacingItsOwn() async throws {
-        try await withUpstream { port in
-            let response = try await onThread {
-                try putFault(port, #"{"path":"/rates/rates.txt","headers":{"Content-Type":"text/csv","X-Fault":"yes"},"times":1}"#)
-                return try TestConnection.fetch(port: port, "/rates/rates.txt")
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"/rates/rates.txt","headers":{"Content-Type":"text/csv","X-Fault":"yes"},"times":1}"#)
+            let response = try await onThread { try TestConnection.fetch(port: port, "/rates/rates.txt") }
             #expect(response.status == 200)
             #expect(response.header("X-Fault") == "yes")
             #expect(response.header("Content-Type") == "text/csv")
@@ -29,22 +27,20 @@ struct FaultExtensionTests {
     }
 
     @Test func listsTheNewFieldsInSnakeCase() async throws {
-        try await withUpstream { port in
-            let listed = try await onThread {
-                try putFault(port, #"{"path":"/b","gzip_bomb_mib":2,"headers":{"X-A":"1"}}"#)
-                return try TestConnection.fetch(port: port, "/_control/faults")
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"/b","gzip_bomb_mib":2,"headers":{"X-A":"1"}}"#)
+            let listed = try await onThread { try TestConnection.fetch(port: port, "/_control/faults") }
             #expect(listed.text.contains(#""gzip_bomb_mib":2"#))
             #expect(listed.text.contains(#""headers":{"X-A":"1"}"#))
         }
     }
 
     @Test func servesASmallGzipStreamThatDeclaresHundredsOfMebibytes() async throws {
-        try await withUpstream { port in
-            let response = try await onThread {
-                try putFault(port, #"{"path":"/bomb","gzip_bomb_mib":300}"#)
-                return try TestConnection.fetch(port: port, "/bomb")
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"/bomb","gzip_bomb_mib":300}"#)
+            let response = try await onThread { try TestConnection.fetch(port: port, "/bomb") }
             let body = response.body
             #expect(response.status == 200)
             #expect(response.header("Content-Encoding") == "gzip")
@@ -57,11 +53,10 @@ struct FaultExtensionTests {
     }
 
     @Test func writesTheCRCOfTheZeros() async throws {
-        try await withUpstream { port in
-            let response = try await onThread {
-                try putFault(port, #"{"path":"/small","gzip_bomb_mib":1,"times":1}"#)
-                return try TestConnection.fetch(port: port, "/small")
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"/small","gzip_bomb_mib":1,"times":1}"#)
+            let response = try await onThread { try TestConnection.fetch(port: port, "/small") }
             let trailer = Array(response.body.suffix(8))
             #expect(littleEndian(trailer.prefix(4)) == bytewiseCRC32(zeros: 1 << 20))
             #expect(littleEndian(trailer.suffix(4)) == 1 << 20)
@@ -69,11 +64,10 @@ struct FaultExtensionTests {
     }
 
     @Test func answersTheBombWithTheFaultsStatusAndType() async throws {
-        try await withUpstream { port in
-            let response = try await onThread {
-                try putFault(port, #"{"path":"/b","gzip_bomb_mib":1,"status":203,"content_type":"application/xml"}"#)
-                return try TestConnection.fetch(port: port, "/b")
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"/b","gzip_bomb_mib":1,"status":203,"content_type":"application/xml"}"#)
+            let response = try await onThread { try TestConnection.fetch(port: port, "/b") }
             #expect(response.status == 203)
             #expect(response.header("Content-Type") == "application/xml")
             #expect(response.header("Content-Encoding") == "gzip")

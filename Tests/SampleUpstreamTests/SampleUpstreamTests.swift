@@ -1,40 +1,15 @@
 import Foundation
 import LarderHTTP
 import LarderTesting
-import Logging
-import SampleUpstream
 import Testing
-
-/// Runs `body` against a sample upstream serving the repository's `Examples/upstream`.
-func withUpstream(_ body: (Int) async throws -> Void) async throws {
-    var configuration = ServerConfiguration()
-    configuration.port = 0
-    configuration.drainTimeout = .milliseconds(200)
-    let upstream = try SampleUpstream(
-        root: ChildProcess.examplesUpstream, configuration: configuration,
-        logger: Logger(label: "upstream", factory: { _ in SwiftLogNoOpLogHandler() })
-    )
-    try upstream.server.start()
-    do {
-        try await body(upstream.server.port)
-    } catch {
-        await upstream.server.stop()
-        throw error
-    }
-    await upstream.server.stop()
-}
-
-func putFault(_ port: Int, _ json: String) throws {
-    let response = try TestConnection.fetch(port: port, "PUT", "/_control/faults", body: Array(json.utf8))
-    guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
-}
 
 @Suite("Sample upstream: validators and fault modes")
 struct SampleUpstreamTests {
     static let daily = "/rates/eurofxref-daily.xml"
 
     @Test func servesFilesWithValidatorsAnd304s() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
             let (full, byTag, byDate, staleTag, head) = try await onThread {
                 let full = try TestConnection.fetch(port: port, Self.daily)
                 let etag = full.header("ETag") ?? ""
@@ -63,19 +38,21 @@ struct SampleUpstreamTests {
     }
 
     @Test func answersAnInjectedStatusForALimitedNumberOfRequests() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"\#(Self.daily)","status":503,"times":2}"#)
             let statuses = try await onThread {
-                try putFault(port, #"{"path":"\#(Self.daily)","status":503,"times":2}"#)
-                return try (0..<3).map { _ in try TestConnection.fetch(port: port, Self.daily).status }
+                try (0..<3).map { _ in try TestConnection.fetch(port: port, Self.daily).status }
             }
             #expect(statuses == [503, 503, 200])
         }
     }
 
     @Test func delaysAnswers() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"*","delay_ms":700,"times":1}"#)
             let elapsed = try await onThread {
-                try putFault(port, #"{"path":"*","delay_ms":700,"times":1}"#)
                 let start = ContinuousClock.now
                 _ = try TestConnection.fetch(port: port, Self.daily)
                 return ContinuousClock.now - start
@@ -85,9 +62,10 @@ struct SampleUpstreamTests {
     }
 
     @Test func truncatesBodiesShortOfTheirLength() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"\#(Self.daily)","truncate_at":100,"times":1}"#)
             let (received, declared) = try await onThread {
-                try putFault(port, #"{"path":"\#(Self.daily)","truncate_at":100,"times":1}"#)
                 let connection = try TestConnection(port: port)
                 try connection.send("GET \(Self.daily) HTTP/1.1\r\nHost: x\r\n\r\n")
                 let raw = try connection.readToEnd()
@@ -103,11 +81,10 @@ struct SampleUpstreamTests {
     }
 
     @Test func sendsGarbageInsteadOfTheFile() async throws {
-        try await withUpstream { port in
-            let response = try await onThread {
-                try putFault(port, #"{"path":"\#(Self.daily)","body":"<html>maintenance</html>","content_type":"text/html"}"#)
-                return try TestConnection.fetch(port: port, Self.daily)
-            }
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
+            try await upstream.fault(#"{"path":"\#(Self.daily)","body":"<html>maintenance</html>","content_type":"text/html"}"#)
+            let response = try await onThread { try TestConnection.fetch(port: port, Self.daily) }
             #expect(response.status == 200)
             #expect(response.text == "<html>maintenance</html>")
             #expect(response.header("Content-Type") == "text/html")
@@ -115,7 +92,8 @@ struct SampleUpstreamTests {
     }
 
     @Test func swapsAndRemovesFiles() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
             let (before, after, oldTagNow, removed, gone) = try await onThread {
                 let before = try TestConnection.fetch(port: port, "/rates/rates.txt")
                 let put = try TestConnection.fetch(port: port, "PUT", "/_control/files/rates/rates.txt", body: Array("USD|US dollar|1.5\n".utf8))
@@ -137,7 +115,8 @@ struct SampleUpstreamTests {
     }
 
     @Test func countsRequestsPerPathAndStatus() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
             let counts = try await onThread {
                 let first = try TestConnection.fetch(port: port, "/documents/index.json")
                 _ = try TestConnection.fetch(port: port, "/documents/index.json", headers: [("If-None-Match", first.header("ETag") ?? "")])
@@ -154,7 +133,8 @@ struct SampleUpstreamTests {
     }
 
     @Test func refusesMalformedFaults() async throws {
-        try await withUpstream { port in
+        try await withSampleUpstream { upstream in
+            let port = upstream.port
             let response = try await onThread {
                 try TestConnection.fetch(port: port, "PUT", "/_control/faults", body: Array("{\"status\":".utf8))
             }

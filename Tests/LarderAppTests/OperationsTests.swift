@@ -2,15 +2,35 @@ import Foundation
 import LarderApp
 import LarderConfig
 import LarderFreshness
+import LarderRates
 import LarderRatesCache
 import LarderTesting
 import Testing
 
+/// The sample upstream's one-day ECB file (2026-11-20), which the operations tests point rates at.
+let ratesPath = "/rates/eurofxref-daily.xml"
+
+/// `withLarder` with rates read from `ratesPath` on a 100 s TTL (no ECB calendar), the clock at a
+/// fixed instant; `configure` may change more (add faults before the start-up sync, say).
+func withRates<T: Sendable>(
+    configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
+    _ body: (TestLarder, SampleUpstreamControl) async throws -> T
+) async throws -> T {
+    try await withLarder(clock: ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))) { configuration, upstream in
+        configuration.rates = UpstreamResource(url: upstream.url(ratesPath), format: .auto)
+        configuration.ratesTTL = .seconds(100)
+        configuration.ratesSchedule = .ttl
+        try await configure(&configuration, upstream)
+    } _: { larder, upstream in
+        try await body(larder, upstream)
+    }
+}
+
 @Suite("/ready and /status", .serialized)
 struct OperationsTests {
     @Test func readinessWaitsForDataAndSaysWhy() async throws {
-        try await withRatesFeed { configuration, upstream in
-            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
+        try await withRates { configuration, upstream in
+            try await upstream.fault(#"{"path":"\#(ratesPath)","status":503}"#)
         } _: { larder, upstream in
             _ = await larder.application?.rates?.refresher.refresh()
             let notReady = try await larder.get("/ready")
@@ -28,12 +48,12 @@ struct OperationsTests {
     }
 
     @Test func statusShowsEachResourceWithoutCredentials() async throws {
-        try await withRatesFeed { configuration, upstream in
-            configuration.rates?.url = upstream.url(ratesFeedPath)
+        try await withRates { configuration, upstream in
+            configuration.rates?.url = upstream.url(ratesPath)
                 .replacingOccurrences(of: "http://", with: "http://reader:s3cret@")
         } _: { larder, upstream in
             _ = try await larder.get("/rates")
-            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":500}"#)
+            try await upstream.fault(#"{"path":"\#(ratesPath)","status":500}"#)
             larder.clock.advance(by: 101)
             _ = await larder.application?.rates?.refresher.refresh()
             let status = try await larder.get("/status")
@@ -63,18 +83,28 @@ func sample(_ exposition: String, _ series: String) -> Double? {
 
 @Suite("/metrics", .serialized)
 struct MetricsTests {
+    /// The sample upstream's daily file moved back a day: older than the cached copy, so refused as a regression.
+    static func dayBefore() throws -> String {
+        let file = ChildProcess.examplesUpstream.appendingPathComponent("rates/eurofxref-daily.xml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        return text.replacingOccurrences(of: "time='2026-11-20'", with: "time='2026-11-19'")
+    }
+
     @Test func staleHitsCountApartAndEveryUpstreamOutcomeIsCounted() async throws {
-        try await withRatesFeed { larder, upstream in
-            #expect(try await larder.waitForFeedRequests(1, on: upstream), "the start-up sync landed: the next requests are hits")
+        try await withRates { larder, upstream in
+            let synced = try await eventually {
+                try await upstream.requests(ratesPath).total >= 1 && larder.application?.rates?.refresher.isRefreshing == false
+            }
+            #expect(synced, "the start-up sync landed: the next requests are hits")
             for _ in 0..<3 { _ = try await larder.get("/rates") }
             _ = try await larder.request("POST", "/rates/refresh")  // 304
-            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":500,"times":1}"#)
+            try await upstream.fault(#"{"path":"\#(ratesPath)","status":500,"times":1}"#)
             _ = try await larder.request("POST", "/rates/refresh")  // error
-            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","body":"<html>oops</html>","times":1}"#)
+            try await upstream.fault(#"{"path":"\#(ratesPath)","body":"<html>oops</html>","times":1}"#)
             _ = try await larder.request("POST", "/rates/refresh")  // refused
-            try await upstream.put(ratesFeedPath, RatesFreshnessTests.older)
+            try await upstream.put(ratesPath, try Self.dayBefore())
             _ = try await larder.request("POST", "/rates/refresh")  // 200, a regression
-            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
+            try await upstream.fault(#"{"path":"\#(ratesPath)","status":503}"#)
             larder.clock.advance(by: 101)
             _ = await larder.application?.rates?.refresher.refresh()
             for _ in 0..<2 { _ = try await larder.get("/rates") }

@@ -1,14 +1,16 @@
 import Foundation
 import Glibc
-import LarderTesting
 import Synchronization
 
 /// A loopback server that answers every connection by a script of raw bytes and pauses, for what
 /// the sample upstream cannot do: a head followed by a stalled body, a chunked body, and a look at
 /// the request head the client sent.
-final class ScriptedServer: Sendable {
-    enum Step: Sendable {
+public final class ScriptedServer: Sendable {
+    /// One move of the script, played on every connection after its request head arrived.
+    public enum Step: Sendable {
+        /// Sends the text as UTF-8.
         case send(String)
+        /// Sends the bytes as they are.
         case sendBytes([UInt8])
         /// Sends nothing for this long (cut short when the server stops).
         case pause(Duration)
@@ -19,23 +21,25 @@ final class ScriptedServer: Sendable {
     private let heads = Mutex<[String]>([])
     private let stopped = Atomic<Bool>(false)
 
-    var port: Int { listener.port }
+    /// The loopback port it listens on.
+    public var port: Int { listener.port }
 
     /// The request heads received so far, in order.
-    var requestHeads: [String] { heads.withLock { $0 } }
+    public var requestHeads: [String] { heads.withLock { $0 } }
 
-    init(_ script: [Step]) throws {
+    /// Listens on a port the kernel picks; answers nothing until `start()`.
+    public init(_ script: [Step]) throws {
         listener = try ListeningSocket()
         self.script = script
     }
 
     /// Accepts connections on a thread of its own until `stop()`.
-    func start() {
+    public func start() {
         Thread { [self] in acceptLoop() }.start()
     }
 
     /// Stops accepting and ends scripts at their next step.
-    func stop() {
+    public func stop() {
         stopped.store(true, ordering: .relaxed)
         shutdown(listener.descriptor, Int32(SHUT_RDWR))
     }
@@ -102,8 +106,8 @@ extension [UInt8] {
     }
 }
 
-/// Runs `body` with a scripted server, stopped afterwards.
-func withScriptedServer<T>(_ script: [ScriptedServer.Step], _ body: (ScriptedServer) async throws -> T) async throws -> T {
+/// Runs `body` with a scripted server, stopped on every exit path.
+public func withScriptedServer<T>(_ script: [ScriptedServer.Step], _ body: (ScriptedServer) async throws -> T) async throws -> T {
     let server = try ScriptedServer(script)
     server.start()
     defer { server.stop() }
@@ -112,7 +116,7 @@ func withScriptedServer<T>(_ script: [ScriptedServer.Step], _ body: (ScriptedSer
 
 extension ScriptedServer {
     /// The value of a header in the first request head received.
-    func requestHeader(_ name: String) -> String? {
+    public func requestHeader(_ name: String) -> String? {
         guard let head = requestHeads.first else { return nil }
         for line in head.components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
