@@ -75,7 +75,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Strict readers shared by the upstream formats: JSON keeping number text, XML screening, RFC 3339. Pure.
+        // Strict readers shared by the upstream formats: JSON keeping number text, XML screening and the
+        // refusing XMLParser delegate, RFC 3339. Pure.
         .target(name: "LarderFormats"),
         // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output. Pure.
         .target(

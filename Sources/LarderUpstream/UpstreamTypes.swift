@@ -102,4 +102,7 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { message }
+
+    /// Whether no answer came at all (unreachable, or timed out), as against an answer Larder could not use.
+    public var gaveNoAnswer: Bool { kind == .unreachable || kind == .timeout }
 }

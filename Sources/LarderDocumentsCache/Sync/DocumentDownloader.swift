@@ -46,8 +46,7 @@ struct DocumentDownloader: Sendable {
             }
         } catch {
             events.upstreamFetch(.document, outcome: .error)
-            let kind: RefreshError.Kind = error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError
-            return .failure(RefreshError(kind, "\(entry.name): \(error.message)"))
+            return .failure(RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "\(entry.name): \(error.message)"))
         }
         switch outcome {
         case .notModified(let sent):

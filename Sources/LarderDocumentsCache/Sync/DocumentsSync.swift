@@ -58,8 +58,7 @@ struct DocumentsSync: Sendable {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: indexMaxBytes)
         } catch {
             events.upstreamFetch(.documents, outcome: .error)
-            throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
-                               "index: \(error.message)")
+            throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "index: \(error.message)")
         }
         switch answer {
         case .notModified(let sent):

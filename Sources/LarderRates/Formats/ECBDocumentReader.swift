@@ -6,9 +6,9 @@ import FoundationXML
 
 /// The `XMLParser` delegate behind `ECBParser`: follows Envelope › Cube › Cube time › Cube currency,
 /// matching elements by namespace URI (never by prefix), and stops at the first thing it refuses.
-final class ECBDocumentReader: NSObject, XMLParserDelegate {
+/// Declarations and entities are refused by `RefusingXMLDelegate`, as for every XML format.
+final class ECBDocumentReader: RefusingXMLDelegate {
     private(set) var days: [RateSet] = []
-    private(set) var problem: RatesFormatError?
     private(set) var sawEnvelopeEnd = false
 
     private struct Element: Equatable {
@@ -30,9 +30,13 @@ final class ECBDocumentReader: NSObject, XMLParserDelegate {
     private var dayDate: RateDate?
     private var seenDays: Set<RateDate> = []
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        guard problem == nil else { return }
+    init() {
+        super.init(messagePrefix: "ecb: ")
+    }
+
+    override func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                         qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard !isRefused else { return }
         let element = Element(namespace: namespaceURI, name: elementName)
         if open.isEmpty {
             guard !sawEnvelopeEnd else { return fail(parser, "content after the root element") }
@@ -44,7 +48,7 @@ final class ECBDocumentReader: NSObject, XMLParserDelegate {
                 return fail(parser, "unexpected \(describe(element)) where an ECB Cube belongs")
             }
             startCube(parser, attributes: attributes)
-            guard problem == nil else { return }
+            guard !isRefused else { return }
             openCubes += 1
         }
         open.append(element)
@@ -79,8 +83,8 @@ final class ECBDocumentReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard problem == nil else { return }
+    override func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard !isRefused else { return }
         let element = Element(namespace: namespaceURI, name: elementName)
         guard open.last == element else {
             return fail(parser, "end tag \(describe(element)) does not close the open element")
@@ -105,53 +109,19 @@ final class ECBDocumentReader: NSObject, XMLParserDelegate {
         dayDate = nil
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard problem == nil, openCubes > 0, string.contains(where: { !$0.isWhitespace }) else { return }
+    override func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !isRefused, openCubes > 0, string.contains(where: { !$0.isWhitespace }) else { return }
         fail(parser, "text inside a Cube element")
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard problem == nil, openCubes > 0 else { return }
+    override func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard !isRefused, openCubes > 0 else { return }
         fail(parser, "CDATA inside a Cube element")
     }
 
-    // Declarations are screened out before parsing; these catch anything that slipped through.
-
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail(parser, "entity declarations are refused")
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        fail(parser, "entity declarations are refused")
-    }
-
-    func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
-                systemID: String?, notationName: String?) {
-        fail(parser, "entity declarations are refused")
-    }
-
-    func parser(_ parser: XMLParser, foundElementDeclarationWithName elementName: String, model: String) {
-        fail(parser, "DTD declarations are refused")
-    }
-
-    func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        fail(parser, "DTD declarations are refused")
-    }
-
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail(parser, "entity reference '&\(ByteText.excerpt(name));' is refused (only XML's predefined entities are allowed)")
-        return nil
-    }
-
-    private func fail(_ parser: XMLParser, _ message: String) {
-        refuse(parser, RatesFormatError("ecb: line \(parser.lineNumber): \(message)"))
-    }
-
-    /// Keeps the first refusal and stops the parser; later callbacks see `problem` and do nothing.
+    /// A refusal by the rates rules, whose message is already whole.
     private func refuse(_ parser: XMLParser, _ error: RatesFormatError) {
-        guard problem == nil else { return }
-        problem = error
-        parser.abortParsing()
+        refuse(parser, message: error.message)
     }
 
     private func describe(_ element: Element) -> String {

@@ -1,8 +1,4 @@
-import Foundation
 import LarderFormats
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// The European Central Bank reference rates XML (`eurofxref-daily.xml`, `-hist-90d.xml`, `-hist.xml`):
 /// every `<Cube time=…>` day becomes one EUR-based set, dated and updated at the start of that day.
@@ -13,26 +9,11 @@ enum ECBParser {
 
     /// All the days of the document, or the reason the whole body is refused.
     static func parse(_ body: [UInt8]) throws(RatesFormatError) -> [RateSet] {
-        do {
-            try XMLScreen.check(body)
-        } catch {
-            throw RatesFormatError("ecb: \(error.message)")
-        }
         let reader = ECBDocumentReader()
-        let parser = XMLParser(data: Data(body))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let finished = parser.parse()
-        // The reader's own refusal is the most precise message; it also aborted the parser.
-        if let problem = reader.problem { throw problem }
-        if !finished || parser.parserError != nil {
-            // On Linux the error carries only libxml2's number, not its text; the position helps more.
-            let code = parser.parserError.map { " \(($0 as NSError).code)" } ?? ""
-            throw RatesFormatError(
-                "ecb: line \(parser.lineNumber), column \(parser.columnNumber): malformed XML (XMLParser error\(code))"
-            )
+        do {
+            try reader.read(body, processingNamespaces: true)
+        } catch {
+            throw RatesFormatError(error.message)
         }
         // libxml2 through XMLParser reports success for a document cut short, so completeness is
         // proven only by having seen the root element close.

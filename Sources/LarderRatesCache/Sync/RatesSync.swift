@@ -51,8 +51,7 @@ struct RatesSync: Sendable {
             answer = try await client.fetch(upstream.url, validators: validators, maxBytes: maxBytes)
         } catch {
             events.upstreamFetch(.rates, outcome: .error)
-            throw RefreshError(error.kind == .unreachable || error.kind == .timeout ? .unreachable : .upstreamError,
-                               error.message)
+            throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message)
         }
         switch answer {
         case .notModified(let sent):
