@@ -138,6 +138,7 @@ let package = Package(
                 "LarderUpstream",
                 "LarderFreshness",
                 "LarderRates",
+                "LarderDocuments",
                 "LarderRatesCache",
                 "LarderDocumentsCache",
                 "LarderMetrics",
@@ -176,6 +177,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The one way tests run Larder (in the spirit of HummingbirdTesting): `withLarder` builds the
@@ -189,45 +191,40 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting"]),
-        .testTarget(name: "LarderConfigTests", dependencies: ["LarderConfig"]),
-        .testTarget(name: "SampleUpstreamTests", dependencies: ["SampleUpstream", "LarderTesting"]),
-        .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore", "LarderTesting"]),
+        // Each test target declares exactly the modules its files import (`make test` checks both ways).
+        .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
-            name: "LarderUpstreamTests",
-            dependencies: ["LarderUpstream", "SampleUpstream", "LarderHTTP", "LarderTesting"]
+            name: "LarderConfigTests",
+            dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "SampleUpstreamTests", dependencies: ["LarderHTTP", "LarderTesting"]),
+        .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore", "LarderTesting"]),
+        .testTarget(name: "LarderUpstreamTests", dependencies: ["LarderUpstream", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
-        .testTarget(
-            name: "LarderServingTests",
-            dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]
-        ),
+        .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [
-                "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig", "LarderStore", "LarderFreshness", "LarderHTTP",
-                "LarderServing", "LarderTesting",
+                "LarderRatesCache", "LarderRates", "LarderDocuments", "LarderDocumentsCache", "LarderApp", "LarderConfig",
+                "LarderStore", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
             ]
         ),
         .testTarget(
             name: "LarderDocumentsCacheTests",
             dependencies: [
-                "LarderDocumentsCache", "LarderApp", "LarderConfig", "LarderFreshness", "LarderTesting",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "LarderDocumentsCache", "LarderDocuments", "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig",
+                "LarderStore", "LarderFreshness", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
         .testTarget(
             name: "LarderAppTests",
-            dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderTesting"]
+            dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderRates", "LarderRatesCache", "LarderTesting"]
         ),
-        .testTarget(
-            name: "LarderEndToEndTests",
-            dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]
-        ),
+        .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+public import FoundationXML
 #endif
 
 /// The `XMLParser` delegate every XML reader builds on: it screens the body, refuses what no format

@@ -1,4 +1,3 @@
-import LarderConfig
 import LarderDocuments
 import Testing
 

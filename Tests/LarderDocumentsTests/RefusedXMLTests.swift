@@ -1,5 +1,4 @@
 import Foundation
-import LarderConfig
 import LarderDocuments
 import Testing
 
