@@ -94,16 +94,23 @@ struct ConcurrencyTests {
         }
     }
 
+    /// A suspending route that raises `started`, then answers `text` after `duration` (simulated slow work).
+    static func addSlowRoute(
+        _ path: String, to router: inout Router, taking duration: Duration, answering text: String, raising started: Flag
+    ) {
+        router.add(.get, path, .suspending { _ in
+            started.raise()
+            try? await Task.sleep(for: duration)
+            return Response(body: .string(text))
+        })
+    }
+
     @Test func stopFinishesRequestsInFlight() async throws {
         let started = Flag()
         let routes: (inout Router) -> Void = { router in
-            router.add(.get, "/work", .suspending { _ in
-                started.raise()
-                // Long enough that the probes below see the drain even when a loaded machine starts
-                // the stop late (a CI run once saw 100 probes answered before it began).
-                try? await Task.sleep(for: .milliseconds(2000))
-                return Response(body: .string("done"))
-            })
+            // Long enough that the probes below see the drain even when a loaded machine starts
+            // the stop late (a CI run once saw 100 probes answered before it began).
+            Self.addSlowRoute("/work", to: &router, taking: .milliseconds(2000), answering: "done", raising: started)
             router.add(.get, "/ping", .immediate { _ in Response(body: .string("pong")) })
         }
         try await withServer(routes: routes) { server in
@@ -135,11 +142,7 @@ struct ConcurrencyTests {
     @Test func stopAnswersStuckRequestsWith503() async throws {
         let started = Flag()
         let routes: (inout Router) -> Void = { router in
-            router.add(.get, "/stuck", .suspending { _ in
-                started.raise()
-                try? await Task.sleep(for: .seconds(30))
-                return Response(body: .string("too late"))
-            })
+            Self.addSlowRoute("/stuck", to: &router, taking: .seconds(30), answering: "too late", raising: started)
         }
         try await withServer(configure: { $0.drainTimeout = .milliseconds(300) }, routes: routes) { server in
             let port = server.port

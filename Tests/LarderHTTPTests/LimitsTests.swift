@@ -7,11 +7,8 @@ import Testing
 struct LimitsTests {
     @Test func longTargetIs414() async throws {
         try await withServer(routes: standardRoutes) { server in
-            let port = server.port
-            let (json, huge) = try await onThread {
-                (try TestConnection.fetch(port: port, "/hello?" + String(repeating: "a", count: 10_000)),
-                 try TestConnection.fetch(port: port, "/hello?" + String(repeating: "a", count: 40_000)))
-            }
+            let json = try await server.get("/hello?" + String(repeating: "a", count: 10_000))
+            let huge = try await server.get("/hello?" + String(repeating: "a", count: 40_000))
             #expect(json.status == 414)
             #expect(json.errorCode == "uri_too_long")
             // Past libmicrohttpd's memory pool it answers by itself, still with the right status.
@@ -21,11 +18,8 @@ struct LimitsTests {
 
     @Test func largeHeadersAre431() async throws {
         try await withServer(routes: standardRoutes) { server in
-            let port = server.port
-            let (json, huge) = try await onThread {
-                (try TestConnection.fetch(port: port, "/hello", headers: [("X-Big", String(repeating: "b", count: 20_000))]),
-                 try TestConnection.fetch(port: port, "/hello", headers: [("X-Big", String(repeating: "b", count: 40_000))]))
-            }
+            let json = try await server.get("/hello", headers: [("X-Big", String(repeating: "b", count: 20_000))])
+            let huge = try await server.get("/hello", headers: [("X-Big", String(repeating: "b", count: 40_000))])
             #expect(json.status == 431)
             #expect(json.errorCode == "headers_too_large")
             #expect(huge.status == 431)

@@ -21,19 +21,11 @@ struct CompressionTests {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/bomb","gzip_bomb_mib":600}"#)
             // Build the bomb before measuring: the upstream lives in this process too.
-            let warmUp = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url("/bomb"), validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let warmUp = try await fetchError(upstream.url("/bomb"))
             #expect(warmUp?.kind == .tooLarge)
             let start = ContinuousClock.now
             let (error, growth) = try await MemoryProbe.peakGrowth {
-                try await withUpstreamClient { client in
-                    await failure { () async throws(UpstreamError) in
-                        try await client.fetch(upstream.url("/bomb"), validators: .none, maxBytes: 8 * mebibyte)
-                    }
-                }
+                try await fetchError(upstream.url("/bomb"), maxBytes: 8 * mebibyte)
             }
             #expect(error?.kind == .tooLarge, "\(String(describing: error))")
             #expect(ContinuousClock.now - start < .seconds(20))
@@ -47,11 +39,7 @@ struct CompressionTests {
     @Test func aSmallCompressedBodyOverTheCapIsRefused() async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":2}"#)
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError(upstream.url("/zeros"))
             #expect(error?.kind == .tooLarge)
             #expect(error?.message.contains("after decompression") == true, "\(error?.message ?? "")")
         }
@@ -60,11 +48,7 @@ struct CompressionTests {
     @Test func theClientWideInflationLimitIsABackstop() async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/zeros","gzip_bomb_mib":4}"#)
-            let error = try await withUpstreamClient({ $0.maxInflatedBytes = mebibyte }) { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url("/zeros"), validators: .none, maxBytes: 64 * mebibyte)
-                }
-            }
+            let error = try await fetchError(upstream.url("/zeros"), maxBytes: 64 * mebibyte, { $0.maxInflatedBytes = mebibyte })
             #expect(error?.kind == .tooLarge, "\(String(describing: error))")
             #expect(error?.message.contains("decompression limit") == true, "\(error?.message ?? "")")
         }
@@ -73,11 +57,7 @@ struct CompressionTests {
     @Test func aBodyThatIsNotTheGzipItClaimsIsATransferError() async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/fake","body":"this is not gzip at all","headers":{"Content-Encoding":"gzip"}}"#)
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url("/fake"), validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError(upstream.url("/fake"))
             #expect(error?.kind == .transfer, "\(String(describing: error))")
         }
     }

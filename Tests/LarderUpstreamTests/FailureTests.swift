@@ -9,11 +9,7 @@ struct FailureTests {
     @Test func aPortNobodyListensOnIsUnreachable() async throws {
         let port = try freePort()
         let start = ContinuousClock.now
-        let error = try await withUpstreamClient { client in
-            await failure { () async throws(UpstreamError) in
-                try await client.fetch("http://127.0.0.1:\(port)/x", validators: .none, maxBytes: mebibyte)
-            }
-        }
+        let error = try await fetchError("http://127.0.0.1:\(port)/x")
         #expect(error?.kind == .unreachable)
         #expect(error?.message.contains("connection refused") == true, "\(error?.message ?? "")")
         #expect(ContinuousClock.now - start < .seconds(15), "refused fast, not after a retry loop or the 60 s default")
@@ -24,56 +20,32 @@ struct FailureTests {
         // SYNs, so connecting hangs, on loopback.
         let listener = try ListeningSocket(backlog: 0)
         let queued = try TestConnection(port: listener.port, timeout: .seconds(1))
-        let start = ContinuousClock.now
-        let error = try await withUpstreamClient({ $0.connectTimeout = .milliseconds(500) }) { client in
-            await failure { () async throws(UpstreamError) in
-                try await client.fetch("http://127.0.0.1:\(listener.port)/x", validators: .none, maxBytes: mebibyte)
-            }
+        try await expectTimeout("http://127.0.0.1:\(listener.port)/x", mentioning: "could not connect") {
+            $0.connectTimeout = .milliseconds(500)
         }
         withExtendedLifetime(queued) {}
-        #expect(error?.kind == .timeout, "\(String(describing: error))")
-        #expect(error?.message.contains("could not connect") == true, "\(error?.message ?? "")")
-        #expect(ContinuousClock.now - start < .seconds(15), "the connect timeout, not the 60 s default")
     }
 
     @Test func anUpstreamThatNeverAnswersTimesOut() async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"\#(Self.daily)","delay_ms":3000,"times":1}"#)
-            let start = ContinuousClock.now
-            let error = try await withUpstreamClient({ $0.requestTimeout = .seconds(1) }) { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
-                }
-            }
-            #expect(error?.kind == .timeout, "\(String(describing: error))")
-            #expect(error?.message.contains("response head") == true, "\(error?.message ?? "")")
-            #expect(ContinuousClock.now - start < .seconds(15), "the 1 s request timeout, not the 60 s default")
+            try await expectTimeout(upstream.url(Self.daily), mentioning: "response head") { $0.requestTimeout = .seconds(1) }
         }
     }
 
     @Test func aBodyThatStallsAfterTheHeadTimesOut() async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nContent-Type: text/plain\r\n\r\n"
         try await withScriptedServer([.send(head), .send(String(repeating: "x", count: 100)), .pause(.seconds(10))]) { server in
-            let start = ContinuousClock.now
-            let error = try await withUpstreamClient({ $0.requestTimeout = .seconds(1) }) { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch("http://127.0.0.1:\(server.port)/slow", validators: .none, maxBytes: mebibyte)
-                }
+            try await expectTimeout("http://127.0.0.1:\(server.port)/slow", mentioning: "while the body was arriving") {
+                $0.requestTimeout = .seconds(1)
             }
-            #expect(error?.kind == .timeout, "\(String(describing: error))")
-            #expect(error?.message.contains("while the body was arriving") == true, "\(error?.message ?? "")")
-            #expect(ContinuousClock.now - start < .seconds(15), "the 1 s request timeout, not the 60 s default")
         }
     }
 
     @Test func aBodyCutShortOfItsLengthIsATransferError() async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"\#(Self.daily)","truncate_at":100,"times":1}"#)
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError(upstream.url(Self.daily))
             #expect(error?.kind == .transfer, "\(String(describing: error))")
             #expect(error?.message.contains("before the body was complete") == true, "\(error?.message ?? "")")
         }
@@ -81,11 +53,7 @@ struct FailureTests {
 
     @Test func aDeclaredLengthOverTheCapIsRefusedBeforeReading() async throws {
         try await withSampleUpstream { upstream in
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: 100)
-                }
-            }
+            let error = try await fetchError(upstream.url(Self.daily), maxBytes: 100)
             #expect(error?.kind == .tooLarge)
             #expect(error?.message.contains("Content-Length") == true, "\(error?.message ?? "")")
         }
@@ -122,4 +90,17 @@ struct FailureTests {
             #expect(error?.message.contains("DiskFull") == true, "\(error?.message ?? "")")
         }
     }
+}
+
+/// Expects one fetch of `url` with the limits `configure` sets to time out, with a message that says
+/// where (`phase`), within 15 s: the configured timeout, not the 60 s default.
+private func expectTimeout(
+    _ url: String, mentioning phase: String, _ configure: (inout UpstreamLimits) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let start = ContinuousClock.now
+    let error = try await fetchError(url, configure)
+    #expect(error?.kind == .timeout, "\(String(describing: error))", sourceLocation: sourceLocation)
+    #expect(error?.message.contains(phase) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+    #expect(ContinuousClock.now - start < .seconds(15), "the configured timeout, not the 60 s default", sourceLocation: sourceLocation)
 }

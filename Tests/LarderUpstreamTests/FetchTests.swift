@@ -22,36 +22,38 @@ struct FetchTests {
         }
     }
 
-    @Test func revalidatesByETag() async throws {
+    /// Fetches the daily file, then again with the validators `pick` takes from the first answer:
+    /// the first answer's validators, the second answer, and the statuses the upstream sent.
+    private func revalidate(
+        _ pick: (UpstreamValidators) -> UpstreamValidators
+    ) async throws -> (UpstreamValidators, UpstreamResult, [String: Int]) {
         try await withSampleUpstream { upstream in
             try await withUpstreamClient { client in
                 let first = try #require(fetchedBody(try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)))
-                let etagOnly = UpstreamValidators(etag: first.validators.etag)
-                let second = try await client.fetch(upstream.url(Self.daily), validators: etagOnly, maxBytes: mebibyte)
-                guard case .notModified(let validators) = second else {
-                    Issue.record("expected 304, got \(second)")
-                    return
-                }
-                #expect(validators == first.validators)
-                // A 304 for a request that carried only If-None-Match: the upstream saw the tag.
-                #expect(try await upstream.requests(Self.daily).statuses == ["200": 1, "304": 1])
+                let second = try await client.fetch(upstream.url(Self.daily), validators: pick(first.validators), maxBytes: mebibyte)
+                return (first.validators, second, try await upstream.requests(Self.daily).statuses)
             }
         }
     }
 
-    @Test func revalidatesByDate() async throws {
-        try await withSampleUpstream { upstream in
-            try await withUpstreamClient { client in
-                let first = try #require(fetchedBody(try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)))
-                let dateOnly = UpstreamValidators(lastModified: first.validators.lastModified)
-                let second = try await client.fetch(upstream.url(Self.daily), validators: dateOnly, maxBytes: mebibyte)
-                guard case .notModified = second else {
-                    Issue.record("expected 304, got \(second)")
-                    return
-                }
-                #expect(try await upstream.requests(Self.daily).statuses == ["200": 1, "304": 1])
-            }
+    @Test func revalidatesByETag() async throws {
+        let (first, second, statuses) = try await revalidate { UpstreamValidators(etag: $0.etag) }
+        guard case .notModified(let validators) = second else {
+            Issue.record("expected 304, got \(second)")
+            return
         }
+        #expect(validators == first)
+        // A 304 for a request that carried only If-None-Match: the upstream saw the tag.
+        #expect(statuses == ["200": 1, "304": 1])
+    }
+
+    @Test func revalidatesByDate() async throws {
+        let (_, second, statuses) = try await revalidate { UpstreamValidators(lastModified: $0.lastModified) }
+        guard case .notModified = second else {
+            Issue.record("expected 304, got \(second)")
+            return
+        }
+        #expect(statuses == ["200": 1, "304": 1])
     }
 
     @Test func aChangedFileComesBackWhole() async throws {
@@ -71,11 +73,7 @@ struct FetchTests {
     func otherStatusesFail(status: Int, line: String) async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"\#(Self.daily)","status":\#(status)}"#)
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url(Self.daily), validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError(upstream.url(Self.daily))
             #expect(error == UpstreamError(.status, "upstream answered \(line)", status: status))
         }
     }

@@ -15,14 +15,6 @@ struct RedirectTests {
         return "/r1"
     }
 
-    private func fetchError(_ url: String) async throws -> UpstreamError? {
-        try await withUpstreamClient { client in
-            await failure { () async throws(UpstreamError) in
-                try await client.fetch(url, validators: .none, maxBytes: mebibyte)
-            }
-        }
-    }
-
     @Test func followsARedirectAndKeepsTheFinalValidators() async throws {
         try await withSampleUpstream { upstream in
             try await upstream.fault(#"{"path":"/old","status":301,"headers":{"Location":"\#(Self.daily)","ETag":"\"redirect\""}}"#)
@@ -97,11 +89,7 @@ struct RedirectTests {
     @Test func noRedirectsWhenTheLimitIsZero() async throws {
         try await withSampleUpstream { upstream in
             let first = try await chain(1, on: upstream)
-            let error = try await withUpstreamClient({ $0.maxRedirects = 0 }) { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch(upstream.url(first), validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError(upstream.url(first), { $0.maxRedirects = 0 })
             #expect(error?.kind == .redirect)
         }
     }

@@ -6,21 +6,13 @@ import Testing
 struct URLTests {
     @Test(arguments: ["ftp://127.0.0.1/x", "file:///etc/passwd", "not a url", "http:///no-host", "", "mailto:someone@example.com", "//127.0.0.1/x"])
     func refusesAnythingButHTTPWithAHost(url: String) async throws {
-        let error = try await withUpstreamClient { client in
-            await failure { () async throws(UpstreamError) in
-                try await client.fetch(url, validators: .none, maxBytes: mebibyte)
-            }
-        }
+        let error = try await fetchError(url)
         #expect(error?.kind == .badURL, "\(String(describing: error))")
     }
 
     @Test func aRefusedURLSendsNoRequest() async throws {
         try await withSampleUpstream { upstream in
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch("ftp://127.0.0.1:\(upstream.port)/rates/rates.txt", validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError("ftp://127.0.0.1:\(upstream.port)/rates/rates.txt")
             #expect(error?.kind == .badURL)
             let port = upstream.port
             let log = try await onThread { try TestConnection.fetch(port: port, "/_control/requests") }.json
@@ -51,11 +43,7 @@ struct URLTests {
     @Test func credentialsGoAsBasicAuthAndNeverIntoMessages() async throws {
         let answer = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         try await withScriptedServer([.send(answer)]) { server in
-            let error = try await withUpstreamClient { client in
-                await failure { () async throws(UpstreamError) in
-                    try await client.fetch("http://user:secret@127.0.0.1:\(server.port)/x", validators: .none, maxBytes: mebibyte)
-                }
-            }
+            let error = try await fetchError("http://user:secret@127.0.0.1:\(server.port)/x")
             #expect(error?.kind == .status)
             #expect(server.requestHeader("Authorization") == "Basic dXNlcjpzZWNyZXQ=")
             #expect(server.requestHeads.first?.contains("secret") == false)

@@ -1,3 +1,4 @@
+import LarderTesting
 import LarderUpstream
 import Synchronization
 import Testing
@@ -22,4 +23,15 @@ final class Collected: Sendable {
     }
 
     var bytes: [UInt8] { storage.withLock { $0 } }
+}
+
+/// The error of fetching `url` once with a fresh client (its limits changed by `configure`), or nil when it succeeded.
+func fetchError(
+    _ url: String, maxBytes: Int = mebibyte, _ configure: (inout UpstreamLimits) -> Void = { _ in }
+) async throws -> UpstreamError? {
+    try await withUpstreamClient(configure) { client in
+        await failure { () async throws(UpstreamError) in
+            try await client.fetch(url, validators: .none, maxBytes: maxBytes)
+        }
+    }
 }
