@@ -13,15 +13,7 @@ public func withSampleUpstream<T: Sendable>(_ body: (SampleUpstreamControl) asyn
     let upstream = try SampleUpstream(
         root: ChildProcess.examplesUpstream, configuration: configuration, logger: quietLogger)
     try upstream.server.start()
-    let control = SampleUpstreamControl(upstream)
-    do {
-        let result = try await body(control)
-        await upstream.server.stop()
-        return result
-    } catch {
-        await upstream.server.stop()
-        throw error
-    }
+    return try await withCleanup { try await body(SampleUpstreamControl(upstream)) } cleanup: { await upstream.server.stop() }
 }
 
 /// How often the sample upstream answered one path, in all and by status, and how many requests for it it holds now.

@@ -78,28 +78,9 @@ public final class TestLarder: Sendable {
         try await start()
     }
 
-    func finish() async {
+    /// Stops, and removes the cache directory.
+    func tearDown() async {
         await stop()
         try? FileManager.default.removeItem(atPath: cacheDirectory)
-    }
-
-    /// `GET target` over a fresh loopback connection.
-    public func get(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
-        try await request("GET", target, headers: headers)
-    }
-
-    /// `POST target` over a fresh loopback connection.
-    public func post(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
-        try await request("POST", target, headers: headers)
-    }
-
-    /// Any request over a fresh loopback connection (blocking socket work off the cooperative pool).
-    public func request(
-        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
-    ) async throws -> TestResponse {
-        let port = port
-        return try await onThread {
-            try TestConnection(port: port, timeout: .seconds(30)).request(method, target, headers: headers, body: body)
-        }
     }
 }

@@ -28,14 +28,11 @@ public func withLarder<T: Sendable>(
         var configuration = TestLarder.defaultConfiguration()
         try await configure(&configuration, upstream)
         let larder = TestLarder(configuration: configuration, clock: clock, upstreamTimeout: upstreamTimeout)
-        do {
+        return try await withCleanup {
             try await larder.start()
-            let result = try await body(larder, upstream)
-            await larder.finish()
-            return result
-        } catch {
-            await larder.finish()
-            throw error
+            return try await body(larder, upstream)
+        } cleanup: {
+            await larder.tearDown()
         }
     }
 }

@@ -25,17 +25,3 @@ public func withServer<T: Sendable>(
     return try await withCleanup { try await body(server) } cleanup: { await server.stop() }
 }
 
-extension HTTPServer {
-    /// `GET target` on this server over a fresh loopback connection.
-    public func get(_ target: String, headers: [(String, String)] = []) async throws -> TestResponse {
-        try await request("GET", target, headers: headers)
-    }
-
-    /// Any request on this server over a fresh loopback connection (blocking socket work off the cooperative pool).
-    public func request(
-        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
-    ) async throws -> TestResponse {
-        let port = port
-        return try await onThread { try TestConnection.fetch(port: port, method, target, headers: headers, body: body) }
-    }
-}
