@@ -3,11 +3,12 @@
 shape, and agree with Docker/Dockerfile's runtime stage (user, port, cache volume, probes).
 
 No kubectl or Docker engine here, so this is a structural check, not a server-side validation."""
-import re
 import sys
 from pathlib import Path
 
 import yaml
+
+import dockerfile  # Docker/dockerfile.py, beside this script
 
 DOCKER = Path(__file__).resolve().parent
 problems = []
@@ -18,19 +19,13 @@ def check(condition, message):
         problems.append(message)
 
 
-def runtime_stage(dockerfile):
-    """The instructions of the Dockerfile's last stage, continuation lines joined."""
-    text = re.sub(r"\\\n", " ", dockerfile.read_text())
-    stages = re.split(r"(?im)^FROM\s", text)
-    lines = [line.strip() for line in stages[-1].splitlines()]
-    return [line for line in lines if line and not line.startswith("#")]
-
-
-stage = runtime_stage(DOCKER / "Dockerfile")
-user = next((line.split()[1] for line in stage if line.upper().startswith("USER ")), "")
+stages = dockerfile.read(DOCKER / "Dockerfile")
+runtime = stages[-1]  # the default target
+user = runtime.last("USER") or ""
 uid, _, gid = user.partition(":")
-port = next((int(line.split()[1]) for line in stage if line.upper().startswith("EXPOSE ")), 0)
-volume = next((re.findall(r'"([^"]+)"', line)[0] for line in stage if line.upper().startswith("VOLUME ")), "")
+expose, volumes = runtime.last("EXPOSE"), runtime.last("VOLUME")
+port = int(expose.split()[0].split("/")[0]) if expose else 0
+volume = dockerfile.words(volumes)[0] if volumes else ""
 check(uid.isdigit() and int(uid) != 0, f"Dockerfile: USER should be a numeric non-root uid, not {user!r}")
 check(port > 0 and volume, "Dockerfile: the runtime stage should EXPOSE a port and declare a VOLUME")
 
@@ -48,7 +43,7 @@ check(named <= set(compose.get("volumes") or {}), "compose: larder's volumes sho
 for name, service in compose["services"].items():
     target = service.get("build", {}).get("target")
     if target:
-        check(re.search(rf"(?im)^FROM\s+\S+\s+AS\s+{re.escape(target)}\s*$", (DOCKER / "Dockerfile").read_text()),
+        check(target in {stage.name for stage in stages},
               f"compose: service {name} builds target {target!r}, which the Dockerfile lacks")
 
 # kubernetes.yaml

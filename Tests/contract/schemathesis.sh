@@ -10,11 +10,10 @@ PORT=${CONTRACT_PORT:-18480}
 UPSTREAM_PORT=${CONTRACT_UPSTREAM_PORT:-18481}
 CACHE=$(mktemp -d /tmp/larder-contract.XXXXXX)
 
-python3 -m pip show schemathesis >/dev/null 2>&1 && python3 -m pip show openapi-spec-validator >/dev/null 2>&1 \
-    || python3 -m pip install -q --disable-pip-version-check schemathesis openapi-spec-validator
-# A real Frankfurter client, pinned: the drop-in promise is checked with what people use.
-python3 -m pip show frankfurter 2>/dev/null | grep -q '^Version: 2.0.0$' \
-    || python3 -m pip install -q --disable-pip-version-check frankfurter==2.0.0
+# schemathesis, openapi-spec-validator and a real Frankfurter client (the drop-in promise is checked with
+# what people use), pinned in Tests/requirements.txt.
+python3 Tests/tools/python-tools.py
+schemathesis=$(python3 Tests/tools/python-tools.py --which schemathesis)
 
 python3 - <<'PY'
 import yaml
@@ -44,7 +43,7 @@ for _ in $(seq 1 100); do ready && break; sleep 0.1; done
 ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
 
 # Deterministic generation, so a failure reproduces; the checks are the ones the contract promises.
-schemathesis run openapi.yaml --url "http://127.0.0.1:$PORT" \
+"$schemathesis" run openapi.yaml --url "http://127.0.0.1:$PORT" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,negative_data_rejection \
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
 
