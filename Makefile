@@ -31,9 +31,12 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: lint the container files, build and run every test, check openapi.yaml against the running server, print one summary line
+## test: lint the container files, check the manifest's imports, build and run every test, check openapi.yaml against the running server, print one summary line
 test: deps lint-docker
-	$(SWIFT) build --build-tests
+# The manifest checks itself: a target imports only what it declares (the build refuses the rest)
+# and declares only what it imports (check-manifest-imports.py).
+	@python3 Tests/tools/check-manifest-imports.py
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 # The totals come from Swift Testing's JUnit XML (Tests/tools/test-totals.py), not the console; the old
 # file goes first, so a run that writes none cannot be counted with the last one's.
 	@set -o pipefail; rm -f .build/test-results*.xml; \
