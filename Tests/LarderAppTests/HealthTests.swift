@@ -1,5 +1,5 @@
 @testable import LarderApp
-@testable import LarderHTTP
+import LarderHTTP
 import LarderTesting
 import Testing
 
@@ -14,7 +14,7 @@ struct HealthTests {
             return
         }
         let response = handler(Request(method: .get, rawPath: "/health", segments: ["health"]))
-        guard case .prepared(let prepared) = response.kind else {
+        guard let prepared = response.prepared else {
             Issue.record("/health should answer a prepared response")
             return
         }
@@ -24,7 +24,7 @@ struct HealthTests {
         #expect(prepared.headers["Cache-Control"] == "no-store")
         #expect(prepared.body.array == Array("{\"status\":\"ok\"}\n".utf8))
         let again = handler(Request(method: .get, rawPath: "/health", segments: ["health"]))
-        guard case .prepared(let same) = again.kind else { return }
+        guard let same = again.prepared else { return }
         #expect(same === prepared, "every request shares the one response")
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import LarderHTTP
+import LarderHTTP
 import LarderServing
 import Testing
 
@@ -21,7 +21,7 @@ struct PreparedAnswerTests {
 
     /// The prepared response inside `response` (nil, recorded, for a composed one).
     static func prepared(_ response: Response, sourceLocation: SourceLocation = #_sourceLocation) -> PreparedResponse? {
-        guard case .prepared(let prepared) = response.kind else {
+        guard let prepared = response.prepared else {
             Issue.record("expected a prepared response", sourceLocation: sourceLocation)
             return nil
         }

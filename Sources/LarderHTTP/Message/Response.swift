@@ -19,6 +19,13 @@ public struct Response: Sendable {
         kind = .prepared(prepared)
     }
 
+    /// The response prepared once that this answers with, when it is one: its status, headers and
+    /// bytes, readable without a socket (a route is tested as a value through it).
+    public var prepared: PreparedResponse? {
+        if case .prepared(let prepared) = kind { return prepared }
+        return nil
+    }
+
     /// The headers of a composed response (empty for a prepared one).
     public var headers: HTTPHeaders {
         if case .composed(let headers, _) = kind { return headers }
