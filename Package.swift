@@ -198,7 +198,10 @@ let package = Package(
             dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SampleUpstreamTests", dependencies: ["LarderHTTP", "LarderTesting"]),
-        .testTarget(name: "LarderStoreTests", dependencies: ["LarderStore", "LarderTesting"]),
+        .testTarget(
+            name: "LarderStoreTests",
+            dependencies: ["LarderStore", "LarderTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "LarderUpstreamTests", dependencies: ["LarderUpstream", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),

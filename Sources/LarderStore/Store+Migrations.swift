@@ -4,6 +4,14 @@ extension Store {
     /// Tables holding cached data, cleared on a format-version mismatch (not `meta` or `grdb_migrations`).
     static let dataTables = ["rates", "rate_sets", "items", "resources", "document_entries", "document_files"]
 
+    /// The columns that hold instants, as seconds since 1970 (REAL), per table.
+    static let instantColumns = [
+        ("items", ["fetched_at", "created_at", "updated_at"]),
+        ("rate_sets", ["created_at", "updated_at", "stored_at"]),
+        ("document_entries", ["created_at", "updated_at"]),
+        ("document_files", ["created_at", "updated_at", "stored_at", "fetched_at"]),
+    ]
+
     /// The schema, one registered step per change; GRDB applies the missing ones in order.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -74,6 +82,21 @@ extension Store {
             try db.alter(table: "rate_sets") { t in t.add(column: "rates_json", .blob) }
             // The format an `auto` upstream was last read as (an ECB feed follows the ECB's calendar).
             try db.alter(table: "resources") { t in t.add(column: "format", .text) }
+        }
+        migrator.registerMigration("v4: instants as seconds") { db in
+            // Records written through Codable stored their instants as GRDB's default text
+            // ("2026-10-01 09:00:00.000") where the schema means seconds since 1970, and the records'
+            // own readers took that text for a number (2026). Every text instant becomes its seconds,
+            // to the millisecond; a number is left as it is.
+            for (table, columns) in instantColumns {
+                for column in columns {
+                    try db.execute(sql: """
+                        UPDATE \(table) SET \(column) = CAST(strftime('%s', \(column)) AS REAL)
+                            + (CAST(strftime('%f', \(column)) AS REAL) - CAST(strftime('%S', \(column)) AS INTEGER))
+                        WHERE typeof(\(column)) = 'text'
+                        """)
+                }
+            }
         }
         return migrator
     }

@@ -175,6 +175,7 @@ struct DocumentsMirrorTests {
     @Test func withTheUpstreamDownEverythingIsServedAndARestartServesAtOnce() async throws {
         try await withDocuments(sampleDocuments) { larder, upstream in
             #expect(try await larder.waitForSync())
+            let listed = try await larder.get("/documents")
             await upstream.stop()
             larder.clock.advance(by: 1000)
             let refresh = try await larder.post("/documents/refresh")
@@ -188,6 +189,8 @@ struct DocumentsMirrorTests {
             #expect(stale.header("Cache-Status")?.contains("; detail=upstream-") == true)
             #expect(restarted.body == sampleDocuments[1].content)
             #expect((listing.json?["documents"] as? [Any])?.count == 3)
+            // Read back from the store, not held from the sync: the same listing, timestamps included.
+            #expect(listing.text == listed.text)
         }
     }
 

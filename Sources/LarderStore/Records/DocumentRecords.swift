@@ -39,8 +39,8 @@ public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord
         size = row["size"]
         sha256 = row["sha256"]
         contentType = row["content_type"]
-        createdAt = Row.instant(row["created_at"])
-        updatedAt = Row.instant(row["updated_at"])
+        createdAt = row["created_at"] as Date?
+        updatedAt = row["updated_at"] as Date?
     }
 
     enum CodingKeys: String, CodingKey {
@@ -50,8 +50,9 @@ public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord
         case updatedAt = "updated_at"
     }
 
-    public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-    public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .timeIntervalSince1970
+    }
 }
 
 /// A document whose verified bytes are on disk, under `fileName` in the mirror's own directory.
@@ -97,10 +98,10 @@ public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord,
         size = row["size"]
         sha256 = row["sha256"]
         contentType = row["content_type"]
-        createdAt = Row.instant(row["created_at"])
-        updatedAt = Row.instant(row["updated_at"])
-        storedAt = Row.instant(row["stored_at"]) ?? Date(timeIntervalSince1970: 0)
-        fetchedAt = Row.instant(row["fetched_at"]) ?? Date(timeIntervalSince1970: 0)
+        createdAt = row["created_at"] as Date?
+        updatedAt = row["updated_at"] as Date?
+        storedAt = row["stored_at"] as Date? ?? Date(timeIntervalSince1970: 0)
+        fetchedAt = row["fetched_at"] as Date? ?? Date(timeIntervalSince1970: 0)
         etag = row["etag"]
         lastModified = row["last_modified"]
     }
@@ -116,14 +117,8 @@ public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord,
         case lastModified = "last_modified"
     }
 
-    public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-    public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
-}
-
-extension Row {
-    /// A date column stored as seconds since 1970 (`databaseDateEncodingStrategy`).
-    static func instant(_ seconds: Double?) -> Date? {
-        seconds.map(Date.init(timeIntervalSince1970:))
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .timeIntervalSince1970
     }
 }
 

@@ -36,9 +36,9 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
         case lastModified = "last_modified"
     }
 
-    // Instants are stored as seconds since 1970 (REAL), so SQL can compare them.
-    public static let databaseDateEncodingStrategy = DatabaseDateEncodingStrategy.timeIntervalSince1970
-    public static let databaseDateDecodingStrategy = DatabaseDateDecodingStrategy.timeIntervalSince1970
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .timeIntervalSince1970
+    }
 }
 
 extension Store {
