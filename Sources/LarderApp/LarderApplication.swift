@@ -137,7 +137,7 @@ extension ServerConfiguration {
         self.init()
         host = configuration.host
         port = configuration.port
-        threads = configuration.threads
+        threads = configuration.threads.resolved()
         connectionTimeoutSeconds = Int(configuration.clientTimeout.components.seconds)
         maxConnections = configuration.maxConnections
         maxConnectionsPerIP = min(configuration.maxConnectionsPerIP, configuration.maxConnections)

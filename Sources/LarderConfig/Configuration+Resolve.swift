@@ -16,7 +16,9 @@ extension Configuration {
         try resolver.apply(.ratesTTL, to: &configuration.ratesTTL) { try duration($0) }
         try resolver.apply(.documentsTTL, to: &configuration.documentsTTL) { try duration($0) }
         try resolver.apply(.clientTimeout, to: &configuration.clientTimeout) { try duration($0, atMost: .seconds(86400)) }
-        try resolver.apply(.threads, to: &configuration.threads) { try integer($0, in: 1...1024, "is not a thread count (1-1024)") }
+        try resolver.apply(.threads, to: &configuration.threads) { raw throws(Problem) in
+            raw == "auto" ? .auto : .fixed(try integer(raw, in: 1...1024, "is not a thread count (1-1024) or auto"))
+        }
         try resolver.apply(.maxConnections, to: &configuration.maxConnections) {
             try integer($0, in: 1...1_000_000, "is not a connection count (1-1000000)")
         }

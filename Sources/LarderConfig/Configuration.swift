@@ -25,8 +25,8 @@ public struct Configuration: Sendable, Equatable {
     public var documentsCORS: AllowedOrigins = .none
     /// When set, POST routes need `Authorization: Bearer <token>`.
     public var adminToken: String?
-    /// 1: one server thread, the fastest on the machines measured (`make bench`); more: a pool.
-    public var threads = 1
+    /// The HTTP server's threads: one per core up to a cap by default, or a fixed count.
+    public var threads: ThreadCount = .auto
     public var logLevel: Logger.Level = .info
     public var logFormat: LogFormat = .text
     public var clientTimeout: Duration = .seconds(30)

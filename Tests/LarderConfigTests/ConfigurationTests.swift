@@ -33,7 +33,7 @@ struct ConfigurationTests {
         #expect(configuration.documents == nil)
         #expect(configuration.ratesTTL == .seconds(3600))
         #expect(configuration.documentsTTL == .seconds(900))
-        #expect(configuration.threads == 1)
+        #expect(configuration.threads == .auto)
         #expect(configuration.logLevel == .info)
         #expect(configuration.logFormat == .text)
         #expect(configuration.clientTimeout == .seconds(30))
@@ -60,7 +60,7 @@ struct ConfigurationTests {
         #expect(configuration.documents == UpstreamResource(url: "http://y.test/index.json", format: .json))
         #expect(configuration.documentsTTL == .seconds(300))
         #expect(configuration.adminToken == "s3cret")
-        #expect(configuration.threads == 3)
+        #expect(configuration.threads == .fixed(3))
         #expect(configuration.logLevel == .debug)
         #expect(configuration.logFormat == .json)
         #expect(configuration.clientTimeout == .seconds(10))
@@ -95,6 +95,18 @@ struct ConfigurationTests {
         } throws: { error in
             (error as? ConfigurationError)?.description.hasPrefix(setting.flag) == true
         }
+    }
+
+    @Test(arguments: [("auto", ThreadCount.auto), ("1", .fixed(1)), ("16", .fixed(16))])
+    func threadsTakeACountOrAuto(raw: String, expected: ThreadCount) throws {
+        #expect(try Configuration.resolve(flags: [.threads: raw], environment: [:]).threads == expected)
+    }
+
+    /// `auto`: one thread per usable core, at least one, at most the cap.
+    @Test(arguments: [(0, 1), (1, 1), (2, 2), (8, 8), (64, ThreadCount.autoCap)])
+    func autoThreadsFollowTheCores(cores: Int, threads: Int) {
+        #expect(ThreadCount.auto.resolved(cores: cores) == threads)
+        #expect(ThreadCount.fixed(3).resolved(cores: cores) == 3)
     }
 
     @Test func flagBeatsEnvironmentAndEnvironmentBeatsDefault() throws {

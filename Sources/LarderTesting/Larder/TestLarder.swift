@@ -27,7 +27,7 @@ public final class TestLarder: Sendable {
     public static func defaultConfiguration() -> Configuration {
         var configuration = Configuration()
         configuration.port = 0
-        configuration.threads = 4
+        configuration.threads = .fixed(4)
         configuration.cacheDirectory = temporaryPath()
         return configuration
     }
