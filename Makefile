@@ -3,25 +3,16 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PORT ?= 8080
 UPSTREAM_PORT ?= 8081
-# Debian packages the build needs (libmicrohttpd through pkg-config).
-APT_PACKAGES := libmicrohttpd-dev pkg-config
+# libmicrohttpd >= 1.0.10: the system's, or one built once into .build/libmicrohttpd by `make deps`
+# (scripts/libmicrohttpd.sh). Every recipe, and what it runs, finds that build first through pkg-config.
+LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
+export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
 .PHONY: run test build deps clean lint-docker container-check soak bench
 
-## deps: install the Debian packages when missing (as root), or say the command to run
+## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
-	@missing=""; \
-	for package in $(APT_PACKAGES); do dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
-	if [ -n "$$missing" ]; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			echo "installing:$$missing"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null; \
-		else \
-			echo "missing Debian packages:$$missing"; \
-			echo "install them with: sudo apt-get install -y$$missing"; \
-			exit 1; \
-		fi; \
-	fi
+	@bash scripts/libmicrohttpd.sh "$(LIBMICROHTTPD)"
 
 ## build: release build of larder and sample-upstream, the Swift runtime linked statically as in the container
 build: deps

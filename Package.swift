@@ -20,7 +20,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        // libmicrohttpd, found through pkg-config; shim.h wraps the variadic calls Swift cannot import.
+        // libmicrohttpd, found through pkg-config: `make deps` puts its static build (1.0.10 or later) first
+        // on PKG_CONFIG_PATH; a plain `swift build` takes the system's (Debian 12's libmicrohttpd-dev is
+        // 0.9.75, and `larder --version` says so). shim.h wraps the variadic calls Swift cannot import.
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",

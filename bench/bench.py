@@ -316,7 +316,11 @@ def run(processes):
     print(f"bench: the ECB history: {history_days:,} days, {history_bytes / 2**20:.1f} MiB of XML", flush=True)
 
     ceiling = os.path.join(WORK, "ceiling")
-    subprocess.run(["cc", "-O2", "-o", ceiling, os.path.join(ROOT, "bench/ceiling.c"), "-lmicrohttpd"], check=True)
+    # The libmicrohttpd Larder links (make's PKG_CONFIG_PATH finds `make deps`' build first), so the
+    # ceiling measures the same library.
+    mhd = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
+                         text=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", ceiling, os.path.join(ROOT, "bench/ceiling.c"), *mhd], check=True)
 
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
                                  "--log-level", "error"])

@@ -1,4 +1,5 @@
-/// The version `larder --version` prints, the listening line shows and upstream requests send as `User-Agent`.
+/// The version `larder --version` prints (followed by the libmicrohttpd it runs on), the listening line
+/// shows and upstream requests send as `User-Agent`.
 ///
 /// The one source of it: `sample-upstream --version` reads it too, and `VersionAgreementTests` checks
 /// that the Docker files, `openapi.yaml` and the READMEs name the same.

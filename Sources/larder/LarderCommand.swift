@@ -1,5 +1,6 @@
 import ArgumentParser
 import LarderConfig
+import LarderHTTP
 
 /// `larder`: a local HTTP caching proxy for exchange rates and documents.
 @main
@@ -7,7 +8,11 @@ struct LarderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "larder",
         abstract: "A local HTTP caching proxy for exchange rates and documents.",
-        version: LarderVersion.current,
+        version: versionDescription,
         subcommands: [ServeCommand.self, HealthcheckCommand.self]
     )
+
+    /// `0.1.0 (libmicrohttpd 1.0.10)`, for `--version` and the listening line: which libmicrohttpd
+    /// runs matters (a plain `swift build` may link the system's older one).
+    static let versionDescription = "\(LarderVersion.current) (\(HTTPServer.library))"
 }

@@ -86,7 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             application = try LarderApplication(configuration: configuration, logger: logger) { host, port in
                 // Unbuffered, so a test or a supervisor reading the pipe sees it at once.
-                let line = "larder \(LarderVersion.current) listening on \(HTTPServer.url(host: host, port: port))\n"
+                let line = "larder \(LarderCommand.versionDescription) listening on \(HTTPServer.url(host: host, port: port))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
         } catch {

@@ -13,7 +13,7 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample-upstream",
         abstract: "Serve a folder over HTTP with ETag/Last-Modified/304, and faults on request (see /_control/).",
-        version: LarderVersion.current
+        version: "\(LarderVersion.current) (\(HTTPServer.library))"
     )
 
     @Option(help: "The folder to serve.")

@@ -12,7 +12,7 @@ struct VersionAgreementTests {
     @Test(arguments: ["Docker/Dockerfile", "Docker/compose.yaml", "Docker/kubernetes.yaml", "Docker/README.md", "README.md"])
     func namesTheCurrentVersion(path: String) throws {
         // `larder:0.1.0` and `larder-sample-upstream:0.1.0` (image tags), `larder/0.1.0` (User-Agent),
-        // `larder 0.1.0 listening` (the listening line).
+        // `larder 0.1.0 (libmicrohttpd 1.0.10) listening` (the listening line).
         let mention = #/(?i)larder(?:-sample-upstream)?[:\/ ]v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)/#
         let lines = try Self.lines(of: path)
         let found = lines.enumerated().flatMap { number, line in

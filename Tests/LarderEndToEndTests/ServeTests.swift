@@ -14,6 +14,7 @@ struct ServeTests {
             return (child.standardOutput, health, head, child.waitForExit(timeout: .seconds(10)))
         }
         #expect(line.range(of: #"listening on http://127\.0\.0\.1:[1-9][0-9]*"#, options: .regularExpression) != nil)
+        #expect(line.range(of: #"^larder \d+\.\d+\.\d+ \(libmicrohttpd \d+\.\d+\.\d+\) listening"#, options: .regularExpression) != nil)
         #expect(health.status == 200)
         #expect(health.header("Content-Type") == "application/json")
         #expect(health.json?["status"] as? String == "ok")

@@ -50,6 +50,10 @@ public final class HTTPServer: @unchecked Sendable {
         accessLogEnabled = logger.logLevel <= .debug
     }
 
+    /// `libmicrohttpd 1.0.10`: the library this process runs on, as it reports itself (`MHD_get_version()`),
+    /// not the headers it was built with.
+    public static var library: String { "libmicrohttpd \(String(cString: MHD_get_version()))" }
+
     /// The port the server listens on (the real one when started with port 0); 0 before `start`.
     public var port: Int { state.withLock { $0.port } }
 
