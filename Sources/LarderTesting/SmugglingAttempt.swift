@@ -104,6 +104,18 @@ extension SmugglingAttempt {
         ]
     }
 
+    /// RFC 9112 §3.2: a Host value that is no uri-host [":" port]; libmicrohttpd passes it, Larder refuses it.
+    static func invalidHost(target: String, smuggled: String) -> [SmugglingAttempt] {
+        [
+            SmugglingAttempt(
+                "Host with a space", "POST \(target) HTTP/1.1\r\nHost: x y\r\n\r\n" + smuggled,
+                status: 400, errorCode: "bad_host"),
+            SmugglingAttempt(
+                "Host with a path", "POST \(target) HTTP/1.1\r\nHost: x/evil\r\n\r\n" + smuggled,
+                status: 400, errorCode: "bad_host"),
+        ]
+    }
+
     /// RFC 9112 §5.1: whitespace between a field name and its colon.
     static func whitespaceBeforeColon(target: String, smuggled: String) -> [SmugglingAttempt] {
         [
@@ -178,12 +190,37 @@ extension SmugglingAttempt {
             SmugglingAttempt("chunk size -5", chunked + "-5\r\nhello\r\n0\r\n\r\n" + smuggled, status: 400),
         ]
     }
+
+    /// RFC 9112 §3: a request line past the limits (SPEC §6). Within libmicrohttpd's 32 KiB
+    /// per-connection memory Larder answers (414 for the target, 501 for a method longer than any
+    /// it implements); past it libmicrohttpd does (414), or closes without an answer while it is
+    /// still reading a method.
+    static func overlongRequestLine(target: String, smuggled: String) -> [SmugglingAttempt] {
+        [
+            SmugglingAttempt(
+                "a 10,000-byte target",
+                "POST \(target)?\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                status: 414, errorCode: "uri_too_long"),
+            SmugglingAttempt(
+                "a 40,000-byte target",
+                "POST \(target)?\(String(repeating: "a", count: 40_000)) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                status: 414),
+            SmugglingAttempt(
+                "a 10,000-byte method",
+                "\(String(repeating: "P", count: 10_000)) \(target) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                status: 501, errorCode: "not_implemented"),
+            SmugglingAttempt(
+                "a 40,000-byte method",
+                "\(String(repeating: "P", count: 40_000)) \(target) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                status: nil),
+        ]
+    }
 }
 
 /// The ways of hiding a request that Larder refuses, one per RFC rule (see each builder above).
 public enum SmugglingForm: String, CaseIterable, Sendable {
     case duplicateContentLength, repeatedContentLength, contentLengthWithTransferEncoding, duplicateHost,
-         whitespaceBeforeColon, obsFold, bareCR, bareLF, badChunkSize
+         invalidHost, whitespaceBeforeColon, obsFold, bareCR, bareLF, badChunkSize, overlongRequestLine
 
     /// This form's variants, each a `POST target` hiding `smuggled` (a complete request).
     public func attempts(target: String, smuggled: String) -> [SmugglingAttempt] {
@@ -192,11 +229,13 @@ public enum SmugglingForm: String, CaseIterable, Sendable {
         case .repeatedContentLength: SmugglingAttempt.repeatedContentLength
         case .contentLengthWithTransferEncoding: SmugglingAttempt.contentLengthWithTransferEncoding
         case .duplicateHost: SmugglingAttempt.duplicateHost
+        case .invalidHost: SmugglingAttempt.invalidHost
         case .whitespaceBeforeColon: SmugglingAttempt.whitespaceBeforeColon
         case .obsFold: SmugglingAttempt.obsFold
         case .bareCR: SmugglingAttempt.bareCR
         case .bareLF: SmugglingAttempt.bareLF
         case .badChunkSize: SmugglingAttempt.badChunkSize
+        case .overlongRequestLine: SmugglingAttempt.overlongRequestLine
         }
         return build(target, smuggled)
     }
