@@ -10,6 +10,10 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
+#if MHD_VERSION < 0x01000000
+#error "Larder needs libmicrohttpd 1.0 or later (MHD_OPTION_CLIENT_DISCIPLINE_LVL and its strict parser)"
+#endif
+
 /// Receives one formatted libmicrohttpd log line.
 typedef void (*larder_log_fn)(void *context, const char *message);
 
@@ -70,6 +74,11 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->connection_memory_limit, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)o->listen_backlog, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1, NULL};
+    // Level 1, the strictest the RFCs allow a server: beyond the default's 400s (two Hosts, two
+    // different Content-Lengths, whitespace before a colon, bare CR) it also refuses what a parser
+    // in front may read differently: a repeated Content-Length, Content-Length with chunked,
+    // obs-fold, bare LF line ends. Level 2 would break the RFCs (chunk-extension whitespace).
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CLIENT_DISCIPLINE_LVL, 1, NULL};
     if (o->thread_pool_size > 1) {  // a pool of one is the internal thread alone; MHD warns otherwise
         ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)o->thread_pool_size, NULL};
     }

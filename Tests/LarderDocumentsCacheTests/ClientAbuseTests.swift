@@ -115,6 +115,35 @@ struct ClientAbuseTests {
         #expect(after.body == before.body)
     }
 
+    /// Every smuggling form aims at one refresh and hides another: had either run, the upstream
+    /// would have counted a request, so unchanged counts mean neither did.
+    @Test func smugglingAttemptsAreRefusedAndRunNothing() async throws {
+        try await withDocuments(sampleDocuments, rates: true) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            let cached = ["/rates", "/documents", "/documents/a.txt"]
+            var before: [[UInt8]] = []
+            for path in cached { before.append(try await larder.get(path).body) }
+            let fetchesBefore = try await upstream.allRequests().mapValues(\.total)
+            let attempts = SmugglingAttempt.all(
+                target: "/documents/refresh",
+                smuggled: "POST /rates/refresh HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            let port = larder.port
+            let exchanges = try await onThread { try attempts.map { try TestConnection.exchange(port: port, $0.bytes) } }
+            for (attempt, exchange) in zip(attempts, exchanges) {
+                let mismatches = attempt.mismatches(exchange)
+                #expect(mismatches.isEmpty, "\(attempt): \(mismatches)")
+            }
+            var after: [[UInt8]] = []
+            for path in cached { after.append(try await larder.get(path).body) }
+            let fetchesAfter = try await upstream.allRequests().mapValues(\.total)
+            #expect(after == before)
+            #expect(fetchesAfter == fetchesBefore, "a refresh ran")
+            // The control: a refresh that does run moves the counts.
+            #expect(try await larder.post("/documents/refresh").status == 200)
+            #expect(try await upstream.allRequests().mapValues(\.total) != fetchesAfter)
+        }
+    }
+
     static let hostileValues = [
         "", "%00", "%FF%FE", "..%2F..%2Fetc%2Fpasswd", String(repeating: "A", count: 4000), "%E2%80%AE",
         "USD%0D%0AX-Injected:%201", "1e999999", "-1", "99999999999999999999999999", "' OR 1=1 --", "%C0%AF",

@@ -22,6 +22,8 @@ public struct Router: Sendable {
     private var routes: [Route] = []
     private var leanRoutes: [LeanRoute] = []
     private var hasHeadRoutes = false
+    /// The longest method answered (HEAD and OPTIONS always are): a longer one is 501 (RFC 9112 §3).
+    private(set) var longestMethod = HTTPMethod.options.rawValue.utf8.count
 
     public init() {}
 
@@ -47,6 +49,7 @@ public struct Router: Sendable {
         routes.append(Route(
             method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors, accepts: accepts))
         hasHeadRoutes = hasHeadRoutes || method == .head
+        longestMethod = max(longestMethod, method.rawValue.utf8.count)
     }
 
     /// The lean route for a GET or HEAD of exactly this raw path, if there is one.

@@ -47,6 +47,11 @@ extension HTTPServer {
     func answer(
         connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, context: RequestContext
     ) -> MHD_Result {
+        if let refused = RequestReader.refusal(
+            connection: connection, method: method, context: context, router: router, configuration: configuration
+        ) {
+            return refuse(refused, connection: connection, url: url, method: method, context: context)
+        }
         var request: Request
         let match: Router.Match
         if let (lean, route) = RequestReader.readLean(
@@ -59,8 +64,7 @@ extension HTTPServer {
                 connection: connection, url: url, method: method, context: context, configuration: configuration
             ) {
             case .failure(let error):
-                if accessLogEnabled { context.method = String(cString: method); context.path = String(cString: url) }
-                return queue(error.response, connection: connection, context: context)
+                return refuse(error, connection: connection, url: url, method: method, context: context)
             case .success(let read):
                 request = read
             }
@@ -98,6 +102,14 @@ extension HTTPServer {
                 }
             }
         }
+    }
+
+    private func refuse(
+        _ error: HTTPError, connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        context: RequestContext
+    ) -> MHD_Result {
+        if accessLogEnabled { context.method = String(cString: method); context.path = String(cString: url) }
+        return queue(error.response, connection: connection, context: context)
     }
 
     func answerResumed(connection: OpaquePointer, context: RequestContext) -> MHD_Result {

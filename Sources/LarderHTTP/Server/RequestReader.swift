@@ -1,7 +1,8 @@
 import CMicroHTTPD
 import Glibc
 
-/// Builds a `Request` from a libmicrohttpd connection, enforcing the target, header and body limits.
+/// Builds a `Request` from a libmicrohttpd connection, enforcing the header and body limits (the
+/// request line and Host are checked before, by `refusal`).
 enum RequestReader {
     static func read(
         connection: OpaquePointer,
@@ -10,11 +11,6 @@ enum RequestReader {
         context: RequestContext,
         configuration: ServerConfiguration
     ) -> Result<Request, HTTPError> {
-        if context.targetLength > configuration.maxTargetLength {
-            return .failure(HTTPError(
-                .uriTooLong, code: "uri_too_long",
-                message: "request target is longer than \(configuration.maxTargetLength) bytes"))
-        }
         let headers = collect(connection, kind: .HEADER_KIND)
         if headers.byteCount > configuration.maxHeaderBytes {
             return .failure(HTTPError(
