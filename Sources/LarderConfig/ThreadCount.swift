@@ -1,7 +1,8 @@
 import Foundation
 
 /// How many libmicrohttpd threads serve HTTP (`--threads`): a number, or `auto` (the default), one
-/// per core the process may run on, up to `autoCap`.
+/// per usable core but one, at least one and at most `autoCap`: the core left over runs the refreshes,
+/// the suspended handlers and the kernel's share of the network (README, "Threads").
 public enum ThreadCount: Sendable, Equatable {
     case auto
     case fixed(Int)
@@ -19,7 +20,7 @@ public enum ThreadCount: Sendable, Equatable {
     /// The thread count for a machine with `cores` usable cores.
     public func resolved(cores: Int) -> Int {
         switch self {
-        case .auto: min(max(cores, 1), Self.autoCap)
+        case .auto: min(max(cores - 1, 1), Self.autoCap)
         case .fixed(let count): count
         }
     }
