@@ -6,7 +6,7 @@ UPSTREAM_PORT ?= 8081
 # Debian packages the build needs (libmicrohttpd through pkg-config).
 APT_PACKAGES := libmicrohttpd-dev pkg-config
 
-.PHONY: run test build deps clean lint-docker container-check soak bench
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle epoll-churn
 
 ## deps: install the Debian packages when missing (as root), or say the command to run
 deps:
@@ -77,6 +77,15 @@ bench: build
 		fi; \
 	fi
 	python3 bench/bench.py
+
+## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
+bench-idle: build
+	python3 bench/bench.py --only idle,churn
+
+## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
+epoll-churn:
+	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
+	for mode in poll epoll ext; do for n in 127 128 129; do echo -n "$$mode "; .build/epoll-churn $$mode burst $$n; done; done
 
 clean:
 	rm -rf .build larder-cache
