@@ -77,8 +77,9 @@ def still_open(connections):
 
 
 def churn_run(port, path, waves):
-    """Lost connections over `waves` waves of WAVE new connections, one request each."""
-    lost, slowest = 0, 0.0
+    """Lost connections over `waves` waves of WAVE new connections, one request each, the slowest
+    wave and the new connections answered per second."""
+    lost, slowest, began = 0, 0.0, time.monotonic()
     for _ in range(waves):
         started = time.monotonic()
         wave = []
@@ -96,7 +97,7 @@ def churn_run(port, path, waves):
                 lost += 1
             connection.close()
         slowest = max(slowest, time.monotonic() - started)
-    return lost, slowest
+    return lost, slowest, waves * WAVE / (time.monotonic() - began)
 
 
 def median(results, key):
@@ -143,23 +144,26 @@ def run(targets, wrk, connections, rounds, scenarios):
                   f"({'met' if larder >= 1.2 * nginx else 'NOT met'})", ""]
     if "churn" in scenarios:
         lines += [f"### Churn: {CHURN_WAVES} waves of {WAVE} new connections while wrk -c{connections} runs, "
-                  f"{CHURN_RUNS} runs", "", "| target | lost per run | slowest wave | wrk req/s during churn |",
-                  "|---|---|---:|---:|"]
+                  f"{CHURN_RUNS} runs (medians of the rates)", "",
+                  "| target | lost per run | slowest wave | new connections/s | wrk req/s during churn |",
+                  "|---|---|---:|---:|---:|"]
         for name, (port, path, pids) in targets.items():
             print(f"bench: churn against {name}", flush=True)
-            losses, slowest, rates = [], 0.0, []
+            losses, slowest, rates, accepted = [], 0.0, [], []
             for run_number in range(CHURN_RUNS):
                 load = subprocess.Popen(["wrk", "-t1", f"-c{connections}", "-d3600s", f"http://127.0.0.1:{port}{path}"],
                                         stdout=subprocess.PIPE, text=True)
-                lost, run_slowest = churn_run(port, path, CHURN_WAVES)
+                lost, run_slowest, per_second = churn_run(port, path, CHURN_WAVES)
                 load.send_signal(2)  # SIGINT: wrk prints its summary
                 out = load.communicate()[0]
                 rate = next((float(line.split()[1]) for line in out.splitlines() if line.startswith("Requests/sec")), 0.0)
                 losses.append(lost)
                 rates.append(rate)
+                accepted.append(per_second)
                 slowest = max(slowest, run_slowest)
-                print(f"  run {run_number + 1} {name:16} lost {lost}  slowest wave {run_slowest:.2f} s  wrk {rate:,.0f} req/s",
-                      flush=True)
-            lines.append(f"| {name} | {', '.join(map(str, losses))} | {slowest:.2f} s | {sorted(rates)[len(rates) // 2]:,.0f} |")
+                print(f"  run {run_number + 1} {name:16} lost {lost}  slowest wave {run_slowest:.2f} s  "
+                      f"{per_second:,.0f} new connections/s  wrk {rate:,.0f} req/s", flush=True)
+            lines.append(f"| {name} | {', '.join(map(str, losses))} | {slowest:.2f} s | {sorted(accepted)[len(accepted) // 2]:,.0f} | "
+                         f"{sorted(rates)[len(rates) // 2]:,.0f} |")
         lines.append("")
     return lines
