@@ -31,9 +31,9 @@ struct ConcurrencyTests {
         }
     }
 
-    /// Waves of 300 keep-alive connections opened while the previous wave closes, on one thread and
-    /// on a pool: libmicrohttpd 0.9.75 in epoll mode dropped 128-connection batches here with several
-    /// threads, and one connection now and then with one thread, which is why the server polls.
+    /// Waves of 300 keep-alive connections opened while the previous wave closes, on one thread
+    /// (Larder's epoll loop) and on a pool (poll): libmicrohttpd's own epoll thread dropped
+    /// 128-connection batches here (see `burstOfExactly128RequestsIsAnsweredPromptly`).
     @Test(arguments: [1, 2])
     func connectionChurnNeverDropsConnections(threads: Int) async throws {
         raiseOpenFileLimit()
