@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle epoll-churn
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -68,6 +68,15 @@ bench: build
 		fi; \
 	fi
 	python3 bench/bench.py
+
+## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
+bench-idle: build
+	python3 bench/bench.py --only idle,churn
+
+## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
+epoll-churn:
+	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
+	for mode in poll epoll ext; do for n in 127 128 129; do echo -n "$$mode "; .build/epoll-churn $$mode burst $$n; done; done
 
 clean:
 	rm -rf .build larder-cache

@@ -8,7 +8,12 @@ alike. Larder's rates upstream is a generated ECB `eurofxref-hist.xml` of the wh
 the time series (one year, and the whole history) are measured at full size. Then the figures that are not throughput: a cold-cache stampede, a re-sync of unchanged
 documents, resident memory under load and start-to-ready on a warm cache of 10,000 documents.
 
+Then idle connections and churn (bench/idle.py): `GET /rates` with 0, 1,000 and 3,000 idle keep-alive
+connections open, and waves of new connections while wrk runs, Larder against nginx static.
+
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
+`--only idle,churn` runs just those scenarios (a few minutes; BENCH_LARDER_BEFORE=PATH adds another
+larder binary as a target, to compare a change side by side).
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000), BENCH_THREADS (Larder's and
 the ceiling's threads, default 1: Larder's default)."""
@@ -34,6 +39,8 @@ import time
 import urllib.error
 import urllib.request
 
+import idle
+
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "64"))
@@ -44,13 +51,14 @@ BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
-         "ceiling": 18685, "cold": 18686, "warm": 18687}
+         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
 HISTORY_RANGE = "/1999-01-04.."
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
+ONLY_CHOICES = {"idle", "churn"}
 
 
 def url(target, path):
@@ -291,6 +299,11 @@ def ready_within(port, limit):
 
 def main():
     global WORK, BIN
+    only = None
+    if len(sys.argv) == 3 and sys.argv[1] == "--only":
+        only = set(sys.argv[2].split(","))
+    if (len(sys.argv) > 1 and only is None) or (only is not None and not only <= ONLY_CHOICES):
+        sys.exit(f"usage: bench.py [--only {','.join(sorted(ONLY_CHOICES))}]")
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the stampede holds 500 sockets
     BIN = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT, capture_output=True,
@@ -299,7 +312,10 @@ def main():
     os.chmod(WORK, 0o755)  # nginx's workers read the static folder as their own user
     processes = Processes()
     try:
-        run(processes)
+        if only:
+            run_only(processes, only)
+        else:
+            run(processes)
     finally:
         processes.stop_all()
         shutil.rmtree(WORK, ignore_errors=True)
@@ -416,6 +432,8 @@ def run(processes):
         fields = dict(re.findall(r"^(RssAnon|RssFile):\s+(\d+)", status.read(), re.M))
     larder_rss_split = (int(fields.get("RssAnon", 0)), int(fields.get("RssFile", 0)))
 
+    idle_lines = run_idle(processes, static, nginx.pid, ONLY_CHOICES)
+
     # A re-sync of 1,000 unchanged documents (and the big one): the index answers 304, no bodies move.
     request("DELETE", f"{UPSTREAM}/_control/requests")
     started = time.monotonic()
@@ -461,14 +479,69 @@ def run(processes):
         processes.stop("warm")
 
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), starts, larder_rss_end,
-           larder_rss_split, (history_days, history_bytes))
+           larder_rss_split, (history_days, history_bytes), idle_lines)
+
+
+def run_idle(processes, static, nginx_pid, scenarios):
+    """The idle and churn scenarios against their own Larder (the per-address limit raised: every
+    client is 127.0.0.1) and nginx static, serving `static`/rates.json as Larder serves /rates."""
+    limits = ["--max-connections", "8192", "--max-connections-per-ip", "8192"]
+    larders = {"larder": (PORTS["idle"], f"{BIN}/larder")}
+    if os.environ.get("BENCH_LARDER_BEFORE"):
+        larders["larder (before)"] = (PORTS["idle-before"], os.environ["BENCH_LARDER_BEFORE"])
+    targets = {}
+    for name, (port, binary) in larders.items():
+        argv = larder_argv(port, os.path.join(WORK, f"cache-{port}"), documents=None) + limits
+        process = processes.start(f"idle-{port}", [binary] + argv[1:])
+        wait_until(lambda: request("GET", f"http://127.0.0.1:{port}/ready")[0] == 200, 60, f"{name} ready")
+        targets[name] = (port, "/rates", [process.pid])
+    body = request("GET", f"http://127.0.0.1:{PORTS['idle']}/rates")[1]
+    with open(os.path.join(static, "rates.json"), "wb") as file:
+        file.write(body)
+    assert request("GET", url("nginx static", "/rates.json"))[1] == body, "nginx static serves other bytes"
+    targets["nginx static"] = (PORTS["nginx"], "/rates.json", children_of(nginx_pid))
+    lines = idle.run(targets, lambda address, pids: wrk(address, sample=pids), CONNECTIONS, ROUNDS, scenarios)
+    for port, _ in larders.values():
+        processes.stop(f"idle-{port}")
+    return lines
+
+
+def run_only(processes, scenarios):
+    """`--only idle,churn`: the sample upstream, nginx static and the idle/churn scenarios alone."""
+    upstream_root = os.path.join(WORK, "upstream")
+    shutil.copytree(os.path.join(ROOT, "Examples/upstream/rates"), os.path.join(upstream_root, "rates"))
+    processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
+                                 "--log-level", "error"])
+    wait_until(lambda: request("GET", f"{UPSTREAM}/_control/faults")[0] == 200, 10, "the sample upstream listening")
+    static = os.path.join(WORK, "static")
+    os.makedirs(static)
+    os.chmod(static, 0o755)
+    with open(os.path.join(static, "rates.json"), "wb"):
+        pass
+    template = {"work": WORK, "static": static, "static_port": PORTS["nginx"], "proxy_port": PORTS["proxy"]}
+    with open(os.path.join(ROOT, "bench/peers/nginx.conf")) as source, open(os.path.join(WORK, "nginx.conf"), "w") as out:
+        out.write(string.Template(source.read()).safe_substitute(template))
+    nginx = processes.start("nginx", ["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK])
+    wait_until(lambda: request("GET", url("nginx static", "/rates.json"))[0] == 200, 20, "nginx answering")
+    with open("/proc/loadavg") as loadavg:
+        load = loadavg.read().split()[:3]
+    lines = [f"## bench --only {','.join(sorted(scenarios))} — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
+             f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds, medians; {os.cpu_count()} cores "
+             f"shared by wrk, the clients and the servers (load average at start {' '.join(load)}); "
+             f"Larder on {THREADS} thread(s), nginx with 2 workers.", ""]
+    lines += run_idle(processes, static, nginx.pid, scenarios)
+    text = "\n".join(lines)
+    print("\n" + text)
+    os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
+    with open(os.path.join(ROOT, ".build/bench-idle-report.md"), "w") as out:
+        out.write(text + "\n")
 
 
 def median(results, key):
     return statistics.median(figures[key] for figures in results)
 
 
-def report(results, sizes, resync, stampede_figures, starts, larder_rss_end, larder_rss_split, history):
+def report(results, sizes, resync, stampede_figures, starts, larder_rss_end, larder_rss_split, history, idle_lines):
     lines = [f"## make bench — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
              f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds per target, medians; "
              f"{os.cpu_count()} cores shared by wrk and the server; Larder and the ceiling on {THREADS} thread(s); "
@@ -505,7 +578,7 @@ def report(results, sizes, resync, stampede_figures, starts, larder_rss_end, lar
               f"{larder_rss_split[0] / 1024:.1f} MiB anonymous (heap, stacks) and {larder_rss_split[1] / 1024:.1f} MiB "
               f"file-backed (pages of the binary and its libraries, and mapped documents).",
               f"- Start to ready on a warm cache of {WARM_DOCUMENTS:,} documents (5 starts): median "
-              f"**{statistics.median(starts):.0f} ms**, max {max(starts):.0f} ms.", ""]
+              f"**{statistics.median(starts):.0f} ms**, max {max(starts):.0f} ms.", ""] + idle_lines
 
     def ratio(title, target, against):
         return median(results[(title, target)], "rate") / median(results[(title, against)], "rate")

@@ -31,9 +31,9 @@ struct ConcurrencyTests {
         }
     }
 
-    /// Waves of 300 keep-alive connections opened while the previous wave closes, on one thread and
-    /// on a pool: libmicrohttpd 0.9.75 in epoll mode dropped 128-connection batches here with several
-    /// threads, and one connection now and then with one thread, which is why the server polls.
+    /// Waves of 300 keep-alive connections opened while the previous wave closes, on one thread
+    /// (Larder's epoll loop) and on a pool (poll): libmicrohttpd's own epoll thread dropped
+    /// 128-connection batches here (see `burstOfExactly128RequestsIsAnsweredPromptly`).
     @Test(arguments: [1, 2])
     func connectionChurnNeverDropsConnections(threads: Int) async throws {
         raiseOpenFileLimit()
@@ -63,6 +63,79 @@ struct ConcurrencyTests {
             }
             #expect(failures.isEmpty, "\(failures.count) failed, first: \(failures.first ?? "")")
             #expect(answered == 25 * 3 * 300)
+        }
+    }
+
+    /// libmicrohttpd's own epoll thread left a batch of exactly 128 ready connections unserved until
+    /// the connection timeout (bench/epoll-churn.c); Larder's loop must answer them at once.
+    @Test func burstOfExactly128RequestsIsAnsweredPromptly() async throws {
+        raiseOpenFileLimit()
+        let routes: (inout Router) -> Void = { router in
+            standardRoutes(&router)
+            // Holds the only thread, so all 128 requests are ready at its next wait.
+            router.add(.get, "/hold", .immediate { _ in
+                usleep(300_000)
+                return Response(body: .string("held"))
+            })
+        }
+        try await withServer(configure: { $0.threads = 1 }, routes: routes) { server in
+            let port = server.port
+            let (answered, slowest) = try await onThread {
+                let connections = try (0..<128).map { _ in try TestConnection(port: port, timeout: .seconds(10)) }
+                for connection in connections { _ = try connection.request("GET", "/hello") }
+                let holder = try TestConnection(port: port, timeout: .seconds(10))
+                try holder.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+                usleep(100_000)
+                for (index, connection) in connections.enumerated() {
+                    try connection.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                }
+                let start = ContinuousClock.now
+                var answered = 0
+                for (index, connection) in connections.enumerated() {
+                    if (try? connection.readResponse())?.text == String(index) { answered += 1 }
+                }
+                _ = try? holder.readResponse()
+                return (answered, ContinuousClock.now - start)
+            }
+            #expect(answered == 128)
+            #expect(slowest < .seconds(3))
+        }
+    }
+
+    /// Waves of new connections while a busy keep-alive client runs flat out: no wave's connection
+    /// and no request of the busy client may wait more than a few seconds.
+    @Test(arguments: [1, 2])
+    func connectionChurnUnderLoadLosesNothing(threads: Int) async throws {
+        raiseOpenFileLimit()
+        try await withServer(configure: { $0.threads = threads }, routes: standardRoutes) { server in
+            let port = server.port
+            let done = Flag()
+            async let busy = onThread {
+                let connection = try TestConnection(port: port, timeout: .seconds(5))
+                var served = 0
+                while !done.isRaised {
+                    guard (try? connection.request("GET", "/hello"))?.status == 200 else { return -1 }
+                    served += 1
+                }
+                return served
+            }
+            let failures = try await onThread {
+                var failures: [String] = []
+                for wave in 0..<10 {
+                    let connections = try (0..<300).map { _ in try TestConnection(port: port, timeout: .seconds(5)) }
+                    for (index, connection) in connections.enumerated() {
+                        try? connection.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    }
+                    for (index, connection) in connections.enumerated() where (try? connection.readResponse())?.text != String(index) {
+                        failures.append("wave \(wave) connection \(index)")
+                    }
+                }
+                return failures
+            }
+            done.raise()
+            let served = try await busy
+            #expect(failures.isEmpty, "\(failures.count) failed, first: \(failures.first ?? "")")
+            #expect(served > 0, "the busy connection lost a request")
         }
     }
 

@@ -6,10 +6,13 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd: one thread or a thread pool, a router, suspend/resume for
 /// handlers that `await`, and a graceful stop.
 ///
-/// It polls with poll(2), not epoll: libmicrohttpd 0.9.75 in epoll mode loses live keep-alive
-/// connections under connection churn — batches of 128 with several threads (its own pool, or
-/// several daemons sharing the port), and now and then one with a single thread (a read that
-/// never got its answer); `connectionChurnNeverDropsConnections` reproduces both.
+/// One thread (the default) runs libmicrohttpd's epoll from Larder's own loop
+/// (`larder_epoll_loop` in the shim), so idle keep-alive connections cost nothing per turn. Not
+/// libmicrohttpd's internal epoll thread: its MHD_epoll() waits again with the full timeout after
+/// a batch of exactly 128 events, leaving those 128 unserved until the next event or the connection
+/// timeout (bench/epoll-churn.c); driven with a zero timeout it never sleeps. A pool (threads > 1)
+/// stays on libmicrohttpd's poll(2) threads, which share the connection and per-address limits but
+/// walk every open connection each turn.
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let router: Router
@@ -23,6 +26,8 @@ public final class HTTPServer: @unchecked Sendable {
         var daemon: OpaquePointer?
         var address: BindAddress?
         var logSink: UnsafeMutablePointer<larder_log_sink>?
+        /// Larder's epoll loop, when one thread drives the daemon.
+        var loop: UnsafeMutablePointer<larder_epoll_loop>?
         var port = 0
         var stopping = false
         /// Requests whose connection is suspended while their handler runs.
@@ -65,8 +70,10 @@ public final class HTTPServer: @unchecked Sendable {
         let sink = UnsafeMutablePointer<larder_log_sink>.allocate(capacity: 1)
         let this = Unmanaged.passRetained(self)
         sink.initialize(to: larder_log_sink(fn: larderMHDLog, context: this.toOpaque()))
-        var flags = MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        let ownLoop = configuration.threads <= 1
+        // MHD_USE_ITC: a resume from a handler's task wakes the loop's wait.
+        var flags = (ownLoop ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL_INTERNAL_THREAD.rawValue)
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options = larder_daemon_options(
             thread_pool_size: UInt32(max(1, configuration.threads)),
@@ -90,7 +97,21 @@ public final class HTTPServer: @unchecked Sendable {
                         host: configuration.host, port: configuration.port,
                         reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
                 }
-                running = Running(daemon: daemon, address: address, logSink: sink, port: Int(larder_daemon_port(daemon)))
+                var loop: UnsafeMutablePointer<larder_epoll_loop>?
+                if ownLoop {
+                    let started = UnsafeMutablePointer<larder_epoll_loop>.allocate(capacity: 1)
+                    let failed = larder_epoll_loop_start(started, daemon)
+                    guard failed == 0 else {
+                        started.deallocate()
+                        MHD_stop_daemon(daemon)
+                        throw .cannotListen(
+                            host: configuration.host, port: configuration.port,
+                            reason: "cannot start the server thread: \(String(cString: strerror(failed)))")
+                    }
+                    loop = started
+                }
+                running = Running(
+                    daemon: daemon, address: address, logSink: sink, loop: loop, port: Int(larder_daemon_port(daemon)))
             }
         } catch {
             address.deallocate()
@@ -117,6 +138,11 @@ public final class HTTPServer: @unchecked Sendable {
         let running = state.withLock { running in
             defer { running = Running(stopping: true) }
             return running
+        }
+        // The loop ends first: MHD_stop_daemon then closes the connections on this thread.
+        if let loop = running.loop {
+            larder_epoll_loop_stop(loop)
+            loop.deallocate()
         }
         if let daemon = running.daemon { MHD_stop_daemon(daemon) }
         running.address?.deallocate()
