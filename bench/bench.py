@@ -484,7 +484,8 @@ def run(processes):
 
 def run_idle(processes, static, nginx_pid, scenarios):
     """The idle and churn scenarios against their own Larder (the per-address limit raised: every
-    client is 127.0.0.1) and nginx static, serving `static`/rates.json as Larder serves /rates."""
+    client is 127.0.0.1) and nginx static, serving `static`/idle-rates.json as Larder serves /rates (a file
+    of its own: nginx's open-file cache would keep serving an overwritten rates.json at its old length)."""
     limits = ["--max-connections", "8192", "--max-connections-per-ip", "8192"]
     larders = {"larder": (PORTS["idle"], f"{BIN}/larder")}
     if os.environ.get("BENCH_LARDER_BEFORE"):
@@ -496,10 +497,10 @@ def run_idle(processes, static, nginx_pid, scenarios):
         wait_until(lambda: request("GET", f"http://127.0.0.1:{port}/ready")[0] == 200, 60, f"{name} ready")
         targets[name] = (port, "/rates", [process.pid])
     body = request("GET", f"http://127.0.0.1:{PORTS['idle']}/rates")[1]
-    with open(os.path.join(static, "rates.json"), "wb") as file:
+    with open(os.path.join(static, "idle-rates.json"), "wb") as file:
         file.write(body)
-    assert request("GET", url("nginx static", "/rates.json"))[1] == body, "nginx static serves other bytes"
-    targets["nginx static"] = (PORTS["nginx"], "/rates.json", children_of(nginx_pid))
+    assert request("GET", url("nginx static", "/idle-rates.json"))[1] == body, "nginx static serves other bytes"
+    targets["nginx static"] = (PORTS["nginx"], "/idle-rates.json", children_of(nginx_pid))
     lines = idle.run(targets, lambda address, pids: wrk(address, sample=pids), CONNECTIONS, ROUNDS, scenarios)
     for port, _ in larders.values():
         processes.stop(f"idle-{port}")
