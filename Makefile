@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle epoll-churn
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -77,6 +77,10 @@ bench-idle: build
 epoll-churn:
 	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
 	for mode in poll epoll ext; do for n in 127 128 129; do echo -n "$$mode "; .build/epoll-churn $$mode burst $$n; done; done
+
+## fuzz: every parser's fuzz target (Sources/LarderFuzzing) built with libFuzzer and AddressSanitizer, run FUZZ_SECONDS (default 60) each on all cores; fails on any crash, leak or broken property, its input saved in Fuzz/reproducers (not in CI)
+fuzz: deps
+	python3 Fuzz/run.py
 
 clean:
 	rm -rf .build larder-cache

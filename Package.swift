@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "larder", targets: ["larder"]),
         .executable(name: "sample-upstream", targets: ["sample-upstream"]),
+        // For Fuzz/Package.swift, which builds these targets with libFuzzer (`make fuzz`).
+        .library(name: "LarderFuzzing", targets: ["LarderFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -193,6 +195,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The fuzz targets: every parser of untrusted bytes, with the properties each input must keep.
+        // Pure, so `make fuzz` (Fuzz/Package.swift) instruments only the parsing modules; `make test`
+        // replays their corpus and saved reproducers through the same code (FuzzReplayTests).
+        .target(
+            name: "LarderFuzzing",
+            dependencies: ["LarderHTTP", "LarderFormats", "LarderRates", "LarderDocuments", "LarderServing", "LarderConfig"]
+        ),
         // Each test target declares exactly the modules its files import (`make test` checks both ways).
         .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
@@ -228,6 +237,10 @@ let package = Package(
         .testTarget(
             name: "LarderAppTests",
             dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderRates", "LarderRatesCache", "LarderTesting"]
+        ),
+        .testTarget(
+            name: "FuzzReplayTests",
+            dependencies: ["LarderFuzzing"]
         ),
         .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]),
     ],

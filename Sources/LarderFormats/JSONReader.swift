@@ -1,5 +1,6 @@
 /// A strict RFC 8259 reader over raw bytes. Refuses invalid UTF-8, trailing content, duplicate keys
-/// in one object, nesting deeper than `maxDepth`, lone surrogates, and control characters in strings.
+/// in one object, nesting deeper than `maxDepth`, lone surrogates, control characters in strings, and
+/// numbers past `Double`'s range (as `JSONSerialization` does; `make fuzz` holds the two to agreeing).
 /// Errors are plain messages; the caller adds the format prefix.
 public struct JSONReader {
     /// The deepest nesting of arrays and objects accepted; no upstream format needs more than a few.
@@ -168,7 +169,10 @@ public struct JSONReader {
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw failure("a number needs digits in its exponent") }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        let literal = String(decoding: bytes[start..<index], as: UTF8.self)
+        // As Foundation's JSONSerialization does: a number past Double's range is no number a reader can hold.
+        guard Double(literal)?.isFinite == true else { throw failure("the number \(literal.prefix(40)) is out of range") }
+        return literal
     }
 
     private mutating func digits() -> Int {

@@ -4,8 +4,9 @@ public import Foundation
 ///
 /// Accepted: a full date naming a real day of years 0001–9999, `T` (or `t`), `HH:MM:SS`, an optional
 /// fraction of 1–9 digits, then `Z` (or `z`) or a `±HH:MM` offset. Refused: a missing offset (the
-/// instant would be ambiguous), a space instead of `T`, and leap second `:60`, which `Date` cannot
-/// represent.
+/// instant would be ambiguous), a space instead of `T`, leap second `:60`, which `Date` cannot
+/// represent, and an instant that its offset moves out of years 0001–9999 (to the millisecond, as
+/// `string(_:)` writes it), which no RFC 3339 timestamp could write back.
 public enum RFC3339 {
     /// The instant `text` names, or nil when it is not exactly an RFC 3339 date-time.
     public static func instant(_ text: String) -> Date? {
@@ -32,6 +33,9 @@ public enum RFC3339 {
         // Proleptic Gregorian days, as RFC 3339 means (Foundation's calendar turns Julian before 1582).
         let midnight = Double(days(fromCivil: year, month, day)) * 86_400
         let seconds = Double(hour * 3600 + minute * 60 + second - offset) + fraction
+        let milliseconds = ((midnight + seconds) * 1000).rounded()
+        guard milliseconds >= Double(days(fromCivil: 1, 1, 1)) * 86_400_000,
+              milliseconds < Double(days(fromCivil: 10_000, 1, 1)) * 86_400_000 else { return nil }
         return Date(timeIntervalSince1970: midnight + seconds)
     }
 

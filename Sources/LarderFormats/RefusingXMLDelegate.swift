@@ -84,6 +84,9 @@ open class RefusingXMLDelegate: NSObject, XMLParserDelegate {
 
     public final func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         sawParseError = true
+        // The first error refuses the document: nothing after it is read, and Foundation's XMLParser
+        // leaks each error it reports (Fuzz/lsan.supp), so stopping here bounds that per body.
+        parser.abortParsing()
     }
 
     // Declarations are screened out before parsing; these catch anything that slipped through.

@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Refused: NUL bytes (which also rules out UTF-16/32, where the byte checks below would be blind), a
 /// first non-blank byte other than `<`, an encoding other than UTF-8/ASCII/Latin-1 (another could
-/// hide markup from these checks), and every `<!` construct except comments and CDATA: DOCTYPE,
-/// ENTITY, ELEMENT, ATTLIST. No upstream format here needs a DTD; entities are the billion-laughs
-/// and external-entity attacks.
+/// hide markup from these checks), every `<!` construct except comments and CDATA: DOCTYPE,
+/// ENTITY, ELEMENT, ATTLIST, and every processing instruction but a leading `<?xml …?>` declaration.
+/// No upstream format here needs a DTD; entities are the billion-laughs and external-entity
+/// attacks; and Foundation's XMLParser crashes on a processing instruction without data (`<?x?>`,
+/// found by `make fuzz`), so none reaches it.
 public enum XMLScreen {
     /// Returns when `body` may be handed to an XML parser; otherwise throws the first problem found.
     public static func check(_ body: [UInt8]) throws(FormatError) {
@@ -22,9 +24,17 @@ public enum XMLScreen {
                !rest.starts(with: Array("![CDATA[".utf8)) {
                 throw FormatError("DOCTYPE and other declarations (<!…>) are refused")
             }
+            if rest.first == UInt8(ascii: "?"), !(open == start && isDeclaration(rest)) {
+                throw FormatError("processing instructions are refused (<?…?>; only a leading XML declaration is allowed)")
+            }
             index = open + 1
         }
         try checkEncoding(body[start...])
+    }
+
+    /// `?xml` and a blank: the XML declaration (`<?xml-stylesheet` and `<?xmlfoo` are instructions).
+    private static func isDeclaration(_ rest: ArraySlice<UInt8>) -> Bool {
+        rest.starts(with: Array("?xml".utf8)) && rest.dropFirst(4).first.map(ByteText.isWhitespace) == true
     }
 
     /// Reads `encoding="…"` from a leading `<?xml …?>` declaration, if there is one.

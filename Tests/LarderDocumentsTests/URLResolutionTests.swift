@@ -18,7 +18,8 @@ struct URLResolutionTests {
         ("files/a%20b.txt", "https://up.example.com/docs/v1/files/a%20b.txt"),
         ("https://cdn.example.net/f/a.txt", "https://cdn.example.net/f/a.txt"),
         ("http://cdn.example.net/a/../b/./a.txt", "http://cdn.example.net/b/a.txt"),
-        ("HTTPS://CDN.example.net/a.txt", "HTTPS://CDN.example.net/a.txt"),
+        // Scheme and host in lowercase (RFC 3986 §6.2.2.1), found by make fuzz: the listed URL resolves to itself.
+        ("HTTPS://CDN.example.net/a.txt", "https://cdn.example.net/a.txt"),
         ("http://[::1]:8080/a.txt", "http://[::1]:8080/a.txt"),
     ]
 

@@ -2,8 +2,8 @@ import Foundation
 import LarderFormats
 
 /// What is wrong with one field's value; the validator adds which entry it belongs to.
-struct FieldProblem: Error {
-    let message: String
+package struct FieldProblem: Error {
+    package let message: String
 
     init(_ message: String) {
         self.message = message

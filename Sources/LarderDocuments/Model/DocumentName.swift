@@ -9,7 +9,7 @@ public enum DocumentName {
     public static let temporarySuffix = ".larder-partial"
 
     /// True when `name` matches `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$` and is neither `.`, `..` nor
-    /// contains `temporarySuffix`.
+    /// contains `temporarySuffix` in any case.
     ///
     /// Checked byte by byte on UTF-8, never by `Character`, so no Unicode look-alike (`ａ.txt`,
     /// `a․txt`), combining mark or CR LF pair can pass as ASCII. The alphabet leaves out `/`, `\`,
@@ -21,7 +21,8 @@ public enum DocumentName {
             || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else { return false }
         // Unreachable through the first-byte rule, but these two must never name a file; say so here.
         guard name != ".", name != ".." else { return false }
-        return !name.contains(temporarySuffix)
+        // Any case: on a case-insensitive file system `a.Larder-Partial` is `a`'s partial download.
+        return !caseFolded(name).contains(temporarySuffix)
     }
 
     /// The key under which names collide: ASCII lowercase (valid names are ASCII only).

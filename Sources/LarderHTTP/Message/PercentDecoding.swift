@@ -2,8 +2,8 @@
 ///
 /// Strict on purpose: a malformed escape, invalid UTF-8, or a NUL or other control character is
 /// refused rather than guessed at, and decoding happens exactly once.
-enum PercentDecoding {
-    static func decode(_ raw: Substring, plusIsSpace: Bool) -> String? {
+package enum PercentDecoding {
+    package static func decode(_ raw: Substring, plusIsSpace: Bool) -> String? {
         // Most paths and values have nothing to decode: then the text is the answer (no copy for short ones).
         let plain = raw.utf8.allSatisfy { byte in
             byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "%") && (byte != UInt8(ascii: "+") || !plusIsSpace)

@@ -3,7 +3,7 @@ import Glibc
 
 /// Builds a `Request` from a libmicrohttpd connection, enforcing the header and body limits (the
 /// request line and Host are checked before, by `refusal`).
-enum RequestReader {
+package enum RequestReader {
     static func read(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
@@ -68,7 +68,7 @@ enum RequestReader {
     }
 
     /// `/a/b%2Fc` → `["a", "b/c"]`; `/` → `[]`; nil when a segment does not decode.
-    static func decodeSegments(_ rawPath: String) -> [String]? {
+    package static func decodeSegments(_ rawPath: String) -> [String]? {
         let bytes = rawPath.utf8
         guard bytes.first == UInt8(ascii: "/") else { return nil }
         var start = bytes.index(after: bytes.startIndex)

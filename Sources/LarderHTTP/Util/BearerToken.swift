@@ -9,7 +9,7 @@ public struct BearerToken: Sendable {
     /// nil when the request may proceed; else the 401 to answer.
     public func refusal(for request: Request) -> HTTPError? {
         let presented = request.headers["Authorization"].flatMap(Self.token(in:))
-        if let presented, Self.constantTimeEquals(Array(presented.utf8), expected) { return nil }
+        if let presented, Self.constantTimeEquals(presented, expected) { return nil }
         return HTTPError(
             .unauthorized, code: "unauthorized",
             message: presented == nil
@@ -18,14 +18,16 @@ public struct BearerToken: Sendable {
             headers: ["WWW-Authenticate": "Bearer realm=\"larder\""])
     }
 
-    private static func token(in header: String) -> Substring? {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1]
+    /// The token's bytes after `Bearer` and one space. Split on bytes, not `Character`s: a token
+    /// starting with a combining mark would otherwise fuse with the space and never be found.
+    private static func token(in header: String) -> [UInt8]? {
+        let parts = Array(header.utf8).split(separator: UInt8(ascii: " "), maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, String(decoding: parts[0], as: UTF8.self).lowercased() == "bearer" else { return nil }
+        return Array(parts[1])
     }
 
     /// Compares every byte whatever the first difference, so timing does not reveal a prefix.
-    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(a.count == b.count ? 0 : 1)
         for index in 0..<max(a.count, b.count) {
             let x = index < a.count ? a[index] : 0

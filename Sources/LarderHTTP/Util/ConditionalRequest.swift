@@ -17,7 +17,7 @@ public enum ConditionalRequest {
     }
 
     /// Weak comparison, as `If-None-Match` requires: `W/"x"` matches `"x"`; `*` matches anything.
-    static func matches(_ list: String, etag: String) -> Bool {
+    package static func matches(_ list: String, etag: String) -> Bool {
         let wanted = opaque(etag)
         for candidate in list.split(separator: ",") {
             let tag = candidate.trimmingCharacters(in: " \t")
@@ -33,7 +33,8 @@ public enum ConditionalRequest {
 }
 
 extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> Substring {
+    /// The text without leading and trailing characters of `set` (the fuzz targets trim alike).
+    package func trimmingCharacters(in set: String) -> Substring {
         var slice = Substring(self)
         while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
         while let last = slice.last, set.contains(last) { slice = slice.dropLast() }

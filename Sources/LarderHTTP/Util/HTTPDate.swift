@@ -11,7 +11,8 @@ public enum HTTPDate {
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        let year = String(parts.tm_year + 1900)
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(String(repeating: "0", count: max(0, 4 - year.count)) + year) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
@@ -35,6 +36,8 @@ public enum HTTPDate {
               let s = Int32(second), (0...60).contains(s)
         else { return nil }
         if year.count == 2 { y += y >= 70 ? 1900 : 2000 }
+        // A day the month does not have (31 November) is no date; `timegm` would quietly roll it over.
+        guard d <= daysIn(month: monthIndex + 1, year: Int(y)) else { return nil }
         var parts = tm()
         parts.tm_year = y - 1900
         parts.tm_mon = Int32(monthIndex)
@@ -43,5 +46,13 @@ public enum HTTPDate {
         parts.tm_min = m
         parts.tm_sec = s
         return Int(timegm(&parts))
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int32 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import LarderFormats
+
+extension FuzzTarget {
+    /// The strict JSON reader, against Foundation's `JSONSerialization` as the second opinion: each
+    /// accepts what the other accepts, but for the refusals the reader makes on purpose (nesting
+    /// past `maxDepth`, duplicate keys, lone surrogates, other encodings than UTF-8); both read the
+    /// same structure, strings and numbers; and what the reader returns writes back to itself.
+    static let jsonReader = FuzzTarget("json-reader") { input throws(PropertyViolation) in
+        let ours: JSONValue
+        do throws(FormatError) {
+            ours = try JSONReader.read(input)
+        } catch {
+            let theirs = try? JSONSerialization.jsonObject(with: Data(input), options: [.fragmentsAllowed])
+            try expect(theirs == nil || refusedOnPurpose(error.message, input),
+                       "refused what Foundation reads: \(error.message)")
+            return
+        }
+        do {
+            let theirs = try JSONSerialization.jsonObject(with: Data(input), options: [.fragmentsAllowed])
+            try agree(ours, theirs, at: "$")
+        } catch let violation as PropertyViolation {
+            throw violation
+        } catch {
+            throw PropertyViolation(message: "read what Foundation refuses (\(error))")
+        }
+        var writer = JSONWriter()
+        write(ours, to: &writer)
+        let again = try? JSONReader.read(writer.bytes)
+        try expect(again == ours, "written as \(String(decoding: writer.bytes, as: UTF8.self).debugDescription), reads back differently")
+    }
+
+    /// The reader's deliberate refusals, as its messages name them. UTF-16 and UTF-32, which
+    /// Foundation detects by their zero bytes (`00 33` is UTF-16 for `3`), are not UTF-8 JSON: an
+    /// input with a NUL byte or one that is not valid UTF-8 is refused on purpose too.
+    private static func refusedOnPurpose(_ message: String, _ input: [UInt8]) -> Bool {
+        guard String(validating: input, as: UTF8.self) != nil, !input.contains(0) else { return true }
+        return ["nesting deeper", "duplicate key", "surrogate"].contains { message.contains($0) }
+    }
+
+    private static func agree(_ ours: JSONValue, _ theirs: Any, at path: String) throws(PropertyViolation) {
+        switch ours {
+        case .object(let members):
+            guard let object = theirs as? [String: Any] else { throw mismatch(path, ours, theirs) }
+            try expect(object.count == members.count, "\(path): \(members.count) members, Foundation \(object.count)")
+            for (key, value) in members {
+                guard let other = object[key] else { throw PropertyViolation(message: "\(path): Foundation lacks \(key.debugDescription)") }
+                try agree(value, other, at: path + "." + key)
+            }
+        case .array(let elements):
+            guard let array = theirs as? [Any], array.count == elements.count else { throw mismatch(path, ours, theirs) }
+            for (index, (value, other)) in zip(elements, array).enumerated() {
+                try agree(value, other, at: path + "[\(index)]")
+            }
+        case .string(let string):
+            try expect(theirs as? String == string, "\(path): \(string.debugDescription) vs \(theirs)")
+        case .number(let literal):
+            try agreeOnNumber(literal, theirs, at: path)
+        case .bool(let value):
+            try expect((theirs as? Bool) == value || (theirs as? NSNumber)?.boolValue == value, "\(path): \(value) vs \(theirs)")
+        case .null:
+            try expect(theirs is NSNull, "\(path): null vs \(theirs)")
+        }
+    }
+
+    /// The literal the reader kept means the number Foundation read: exactly for integers Foundation
+    /// holds exactly, as the nearest `Double` otherwise.
+    private static func agreeOnNumber(_ literal: String, _ theirs: Any, at path: String) throws(PropertyViolation) {
+        guard let number = theirs as? NSNumber else { throw PropertyViolation(message: "\(path): \(literal) vs \(theirs)") }
+        if let integer = Int64(literal) {
+            try expect(number.int64Value == integer, "\(path): \(literal) vs \(number)")
+            return
+        }
+        let ours = Double(literal) ?? .nan
+        let theirs = number.doubleValue
+        // Swift's Double(_:) rounds correctly; Foundation's conversion is exact only up to 17
+        // significant digits and may be a few units in the last place off past that.
+        let significant = literal.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).drop { $0 == "0" }.count
+        let tolerance = significant <= 17 ? 0 : abs(ours) * 1e-15
+        try expect(abs(ours - theirs) <= tolerance, "\(path): \(literal) is \(ours), Foundation \(theirs)")
+    }
+
+    private static func mismatch(_ path: String, _ ours: JSONValue, _ theirs: Any) -> PropertyViolation {
+        PropertyViolation(message: "\(path): \(ours.kind) vs Foundation's \(type(of: theirs))")
+    }
+
+    /// The JSON text of a value, keys sorted, numbers as their literal.
+    static func write(_ value: JSONValue, to writer: inout JSONWriter) {
+        switch value {
+        case .object(let members):
+            writer.raw("{")
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.key(key)
+                write(members[key]!, to: &writer)
+            }
+            writer.raw("}")
+        case .array(let elements):
+            writer.raw("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { writer.raw(",") }
+                write(element, to: &writer)
+            }
+            writer.raw("]")
+        case .string(let string): writer.string(string)
+        case .number(let literal): writer.raw(literal)
+        case .bool(let value): writer.raw(value ? "true" : "false")
+        case .null: writer.raw("null")
+        }
+    }
+}
