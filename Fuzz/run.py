@@ -79,8 +79,8 @@ def run(binary, name, seconds):
     code = os.waitstatus_to_exitcode(status)
     inited = re.search(r"INITED cov: (\d+)", text)
     done = re.findall(r"#(\d+)\s+(?:DONE|NEW|pulse|REDUCE|RELOAD)\s+cov: (\d+)", text)
-    executions = re.search(r"stat::number_of_executed_units: (\d+)", text)
-    new_units = re.search(r"stat::new_units_added: (\d+)", text)
+    executions = re.search(r"stat::number_of_executed_units:\s+(\d+)", text)
+    new_units = re.search(r"stat::new_units_added:\s+(\d+)", text)
     saved = sorted(set(reproducers.iterdir()) - before)
     kind = "ok"
     if code != 0:

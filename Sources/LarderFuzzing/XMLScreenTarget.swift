@@ -24,6 +24,10 @@ extension FuzzTarget {
             }
             index = open + 1
         }
+        if input.starts(with: Array("<?xml".utf8)) {
+            try expect(input.indices.dropLast().contains { input[$0] == UInt8(ascii: "?") && input[$0 + 1] == UInt8(ascii: ">") },
+                       "an XML declaration never closed passed the screen")
+        }
         do throws(FormatError) {
             try RefusingXMLDelegate(messagePrefix: "").read(input, processingNamespaces: true)
         } catch {

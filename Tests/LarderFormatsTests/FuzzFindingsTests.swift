@@ -16,6 +16,16 @@ struct FormatsFuzzFindingsTests {
         #expect(throws: FormatError.self) { try reader.read(Array(text.utf8), processingNamespaces: true) }
     }
 
+    @Test("an XML declaration never closed is refused whatever it names, and libxml2 never sees it", arguments: [
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-8\"name=&aSS\u{FB};S", "<?xml version=\"1.0\" encoding=\"UTF-8\"><a/>",
+        "<?xml version=\"1.0\"", "\u{FEFF}<?xml encoding='latin1'",
+    ])
+    func unclosedDeclaration(_ text: String) {
+        #expect(throws: FormatError.self) { try XMLScreen.check(Array(text.utf8)) }
+        let reader = RefusingXMLDelegate(messagePrefix: "test: ")
+        #expect(throws: FormatError.self) { try reader.read(Array(text.utf8), processingNamespaces: true) }
+    }
+
     @Test("the XML declaration still passes, after a BOM and blanks too", arguments: [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?><a/>", "\u{FEFF}<?xml version=\"1.0\"?>\n<a/>", "  <?xml\tversion=\"1.0\"?><a/>",
     ])

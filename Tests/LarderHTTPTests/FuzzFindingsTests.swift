@@ -15,6 +15,14 @@ struct HTTPFuzzFindingsTests {
         #expect(BearerToken(token + "x").refusal(for: request)?.status == .unauthorized)
     }
 
+    @Test("a prepend mark before a comma does not swallow the ETag after it")
+    func prependMarkBeforeAComma() {
+        #expect(ConditionalRequest.matches("\"x\u{0602}\", \"abc\"", etag: "\"abc\""))
+        #expect(ConditionalRequest.matches("\"x\u{0602}\",W/\"abc\"", etag: "\"abc\""))
+        #expect(ConditionalRequest.isNotModified(["If-None-Match": "\"\u{0600}\",\t\"abc\" "], etag: "\"abc\"", lastModified: nil))
+        #expect(!ConditionalRequest.matches("\"x\u{0602}\",\"abd\"", etag: "\"abc\""))
+    }
+
     @Test("a day the month does not have is no HTTP date", arguments: [
         "Sund~GGGGGGGGGGGy, 31-Nov-94 08:49:37 GMT", "Mon, 31 Nov 1994 08:49:37 GMT", "Thu, 29 Feb 2001 00:00:00 GMT",
         "Fri Feb 30 00:00:00 2024", "Tue, 31 Apr 2026 12:00:00 GMT",
