@@ -122,9 +122,17 @@ def main():
         names = [name for name in names if name in wanted]
     print(f"fuzz: {len(names)} targets, {args.seconds} s each, {args.jobs} at a time", flush=True)
     results = []
+    totals_path = SCRATCH / "totals.json"
+    totals = json.loads(totals_path.read_text()) if totals_path.exists() else {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(lambda name: run(binary, name, args.seconds), names):
             results.append(result)
+            # Kept as each target ends, so an interrupted run still counts what it did.
+            entry = totals.setdefault(result["target"], {"executions": 0, "cpu_seconds": 0.0, "failures": 0})
+            entry["executions"] += result["executions"]
+            entry["cpu_seconds"] = round(entry["cpu_seconds"] + result["cpu_seconds"], 1)
+            entry["failures"] += result["result"] != "ok"
+            totals_path.write_text(json.dumps(totals, indent=1, sort_keys=True))
             print(f"  {result['target']:<14} {result['result']:<9} {result['executions']:>12,} execs "
                   f"{result['cpu_seconds']:>7.1f} CPU-s  cov {result['coverage_start']:>5} -> {result['coverage_end']:>5}"
                   f"  +{result['new_units']} units", flush=True)
@@ -133,14 +141,6 @@ def main():
                 for path in result["reproducers"]:
                     print(f"    reproducer: {path}")
                 print(f"    log: {result['log']}")
-    totals_path = SCRATCH / "totals.json"
-    totals = json.loads(totals_path.read_text()) if totals_path.exists() else {}
-    for result in results:
-        entry = totals.setdefault(result["target"], {"executions": 0, "cpu_seconds": 0.0, "failures": 0})
-        entry["executions"] += result["executions"]
-        entry["cpu_seconds"] = round(entry["cpu_seconds"] + result["cpu_seconds"], 1)
-        entry["failures"] += result["result"] != "ok"
-    totals_path.write_text(json.dumps(totals, indent=1, sort_keys=True))
     (SCRATCH / "last-run.json").write_text(json.dumps(results, indent=1))
     failed = [result for result in results if result["result"] != "ok"]
     executions = sum(result["executions"] for result in results)

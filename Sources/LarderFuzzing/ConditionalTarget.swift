@@ -21,7 +21,8 @@ extension FuzzTarget {
                        "304 for a copy older than the representation")
         }
         // Larder's ETags are strong (quoted, no `W/`), as the list's weak forms assume.
-        guard etag.hasPrefix("\""), !etag.contains(","), etag.utf8.last.map({ $0 != 0x20 && $0 != 0x09 }) == true else { return }
+        // Bytes, not Characters: `,` followed by a combining mark is one Character that is no comma.
+        guard etag.hasPrefix("\""), !etag.utf8.contains(UInt8(ascii: ",")), etag.utf8.last.map({ $0 != 0x20 && $0 != 0x09 }) == true else { return }
         try expect(ConditionalRequest.matches(etag, etag: etag), "\(etag.debugDescription) does not match itself")
         try expect(ConditionalRequest.matches(list + "," + etag, etag: etag), "\(etag.debugDescription) not found in a list")
         try expect(ConditionalRequest.matches("W/" + etag, etag: etag), "the weak form of \(etag.debugDescription)")

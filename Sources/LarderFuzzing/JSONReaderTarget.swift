@@ -32,10 +32,26 @@ extension FuzzTarget {
 
     /// The reader's deliberate refusals, as its messages name them. UTF-16 and UTF-32, which
     /// Foundation detects by their zero bytes (`00 33` is UTF-16 for `3`), are not UTF-8 JSON: an
-    /// input with a NUL byte or one that is not valid UTF-8 is refused on purpose too.
+    /// input with a NUL byte or one that is not valid UTF-8 is refused on purpose too. So is a
+    /// trailing comma (`[1,]`), which RFC 8259 forbids and Foundation lets through.
     private static func refusedOnPurpose(_ message: String, _ input: [UInt8]) -> Bool {
-        guard String(validating: input, as: UTF8.self) != nil, !input.contains(0) else { return true }
+        guard String(validating: input, as: UTF8.self) != nil, !input.contains(0), !hasTrailingComma(input) else { return true }
         return ["nesting deeper", "duplicate key", "surrogate"].contains { message.contains($0) }
+    }
+
+    /// A `,` followed, past blanks, by `]` or `}`, outside strings.
+    private static func hasTrailingComma(_ input: [UInt8]) -> Bool {
+        var inString = false, escaped = false, afterComma = false
+        for byte in input {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            if afterComma, byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") { return true }
+            if byte == UInt8(ascii: "\"") { inString = true }
+            if !ByteText.isWhitespace(byte) { afterComma = byte == UInt8(ascii: ",") }
+        }
+        return false
     }
 
     private static func agree(_ ours: JSONValue, _ theirs: Any, at path: String) throws(PropertyViolation) {
