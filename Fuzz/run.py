@@ -123,11 +123,12 @@ def main():
     print(f"fuzz: {len(names)} targets, {args.seconds} s each, {args.jobs} at a time", flush=True)
     results = []
     totals_path = SCRATCH / "totals.json"
-    totals = json.loads(totals_path.read_text()) if totals_path.exists() else {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for result in pool.map(lambda name: run(binary, name, args.seconds), names):
             results.append(result)
-            # Kept as each target ends, so an interrupted run still counts what it did.
+            # Kept as each target ends (read again first: another run may have added its own), so an
+            # interrupted run still counts what it did.
+            totals = json.loads(totals_path.read_text()) if totals_path.exists() else {}
             entry = totals.setdefault(result["target"], {"executions": 0, "cpu_seconds": 0.0, "failures": 0})
             entry["executions"] += result["executions"]
             entry["cpu_seconds"] = round(entry["cpu_seconds"] + result["cpu_seconds"], 1)
