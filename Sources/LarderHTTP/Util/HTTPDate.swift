@@ -36,8 +36,6 @@ public enum HTTPDate {
               let s = Int32(second), (0...60).contains(s)
         else { return nil }
         if year.count == 2 { y += y >= 70 ? 1900 : 2000 }
-        // A day the month does not have (31 November) is no date; `timegm` would quietly roll it over.
-        guard d <= daysIn(month: monthIndex + 1, year: Int(y)) else { return nil }
         var parts = tm()
         parts.tm_year = y - 1900
         parts.tm_mon = Int32(monthIndex)
@@ -45,14 +43,12 @@ public enum HTTPDate {
         parts.tm_hour = h
         parts.tm_min = m
         parts.tm_sec = s
+        // A day the month does not have (31 November) is no date: `timegm` normalizes its midnight
+        // into the next month, which shows (the time of day is left out, so `:60` may still roll).
+        var midnight = parts
+        (midnight.tm_hour, midnight.tm_min, midnight.tm_sec) = (0, 0, 0)
+        _ = timegm(&midnight)
+        guard midnight.tm_mday == d else { return nil }
         return Int(timegm(&parts))
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int32 {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }
