@@ -236,7 +236,10 @@ let package = Package(
         // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
         .testTarget(
             name: "LarderAppTests",
-            dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderRates", "LarderRatesCache", "LarderTesting"]
+            dependencies: [
+                "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderHTTP",
+                "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
+            ]
         ),
         .testTarget(
             name: "FuzzReplayTests",

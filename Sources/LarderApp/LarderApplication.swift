@@ -5,6 +5,7 @@ public import LarderFreshness
 public import LarderHTTP
 public import LarderMetrics
 public import LarderRatesCache
+import LarderServing
 import LarderStore
 public import LarderUpstream
 public import Logging
@@ -22,7 +23,7 @@ public struct LarderApplication: Sendable {
     let store: Store?
     let client: UpstreamClient
     /// Every metric `/metrics` shows.
-    public let metrics = LarderMetrics()
+    public let metrics: LarderMetrics
     let logger: Logger
 
     /// Opens the store and loads what it holds, so the first request is served from disk.
@@ -36,8 +37,12 @@ public struct LarderApplication: Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let configured = configuration.rates != nil || configuration.documents != nil
-        let store = configured
+        let resources: [CacheResource] = (configuration.rates == nil ? [] : [.rates])
+            + (configuration.documents == nil ? [] : [.documents, .document])
+        let metrics = LarderMetrics(
+            resources: resources, version: LarderVersion.current, libmicrohttpd: HTTPServer.libraryVersion)
+        self.metrics = metrics
+        let store = !resources.isEmpty
             ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
         self.store = store
         client = UpstreamClient(limits: upstreamLimits, version: LarderVersion.current, logger: logger)

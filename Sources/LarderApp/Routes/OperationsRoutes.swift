@@ -24,13 +24,7 @@ struct OperationsRoutes: Sendable {
 
     /// 200 when every configured resource has data; else 503 with the reasons.
     func ready() -> Response {
-        var reasons: [String] = []
-        if let rates, !rates.hasData {
-            reasons.append("rates: nothing cached yet" + Self.lastError(rates.refresher.status))
-        }
-        if let documents, !documents.hasData {
-            reasons.append("documents: no index accepted yet" + Self.lastError(documents.refresher.status))
-        }
+        let reasons = Readiness(rates: rates, documents: documents).reasons
         let body: [String: Any] = reasons.isEmpty ? ["status": "ready"] : ["status": "not_ready", "reasons": reasons]
         var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
         if !reasons.isEmpty { headers.add("Retry-After", "5") }
@@ -95,10 +89,6 @@ struct OperationsRoutes: Sendable {
             entry["last_error"] = NSNull()
         }
         return entry
-    }
-
-    private static func lastError(_ status: RefreshStatus) -> String {
-        status.lastError.map { " (last fetch failed: \($0.message))" } ?? " (the first fetch is running)"
     }
 
     static func timestamp(_ date: Date) -> String {
