@@ -45,7 +45,12 @@ public struct LarderApplication: Sendable {
         let store = !resources.isEmpty
             ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
         self.store = store
-        client = UpstreamClient(limits: upstreamLimits, version: LarderVersion.current, logger: logger)
+        // The shared decompressor's backstop must let every configured cap through.
+        var limits = upstreamLimits
+        limits.maxInflatedBytes = max(
+            limits.maxInflatedBytes, configuration.ratesMaxBytes, configuration.documentsIndexMaxBytes,
+            configuration.documentsMaxBytes)
+        client = UpstreamClient(limits: limits, version: LarderVersion.current, logger: logger)
         if let upstream = configuration.rates, let store {
             let settings = RatesCache.Settings(
                 upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
@@ -55,8 +60,11 @@ public struct LarderApplication: Sendable {
             rates = nil
         }
         if let upstream = configuration.documents, let store {
+            let settings = DocumentsCache.Settings(
+                upstream: upstream, ttl: configuration.documentsTTL,
+                indexMaxBytes: configuration.documentsIndexMaxBytes, documentMaxBytes: configuration.documentsMaxBytes)
             documents = try DocumentsCache(
-                upstream: upstream, ttl: configuration.documentsTTL, store: store,
+                settings, store: store,
                 directory: (configuration.cacheDirectory as NSString).appendingPathComponent("documents"),
                 client: client, clock: clock, events: metrics, logger: logger)
         } else {

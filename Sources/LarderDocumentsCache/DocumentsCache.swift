@@ -10,10 +10,26 @@ public import Logging
 /// The documents mirror: the last valid index, the verified files on disk, and the refresher that
 /// keeps the index fresh and the files in step with it.
 public final class DocumentsCache: Sendable {
-    /// The index body cap (SPEC §6), counted after decompression.
-    public static let indexMaxBytes = 8 * 1024 * 1024
-    /// The document body cap (SPEC §6).
-    public static let documentMaxBytes = 64 * 1024 * 1024
+    /// The upstream and the limits the mirror runs under (SPEC §2, §6).
+    public struct Settings: Sendable {
+        public var upstream: UpstreamResource<DocumentsFormat>
+        public var ttl: Duration
+        /// The index body cap, counted after decompression.
+        public var indexMaxBytes: Int
+        /// The document body cap, counted after decompression.
+        public var documentMaxBytes: Int
+
+        public init(
+            upstream: UpstreamResource<DocumentsFormat>, ttl: Duration,
+            indexMaxBytes: Int = 64 * 1024 * 1024, documentMaxBytes: Int = 64 * 1024 * 1024
+        ) {
+            self.upstream = upstream
+            self.ttl = ttl
+            self.indexMaxBytes = indexMaxBytes
+            self.documentMaxBytes = documentMaxBytes
+        }
+    }
+
     /// How long a request for something not yet mirrored waits for its fetch (SPEC §4.5).
     public static let coldWait: Duration = .seconds(10)
 
@@ -28,9 +44,10 @@ public final class DocumentsCache: Sendable {
     /// Loads the mirror (kept, served stale, when `--documents-url` changed: SPEC §4.9) and cleans the directory of
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
     public init(
-        upstream: UpstreamResource<DocumentsFormat>, ttl: Duration, store: Store, directory: String,
+        _ settings: Settings, store: Store, directory: String,
         client: UpstreamClient, clock: any FreshnessClock, events: any CacheEvents = NoCacheEvents(), logger: Logger
     ) throws {
+        let upstream = settings.upstream
         self.clock = clock
         self.events = events
         self.logger = logger
@@ -46,15 +63,15 @@ public final class DocumentsCache: Sendable {
         let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
         self.state = state
         let downloader = DocumentDownloader(
-            mirror: mirror, store: store, client: client, maxBytes: Self.documentMaxBytes, events: events,
+            mirror: mirror, store: store, client: client, maxBytes: settings.documentMaxBytes, events: events,
             logger: logger)
         let downloads = DocumentDownloads(downloader: downloader, state: state)
         self.downloads = downloads
         let sync = DocumentsSync(
             upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
-            indexMaxBytes: Self.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
+            indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
-            name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: ttl), clock: clock, fetchedAt: item?.fetchedAt,
+            name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: settings.ttl), clock: clock, fetchedAt: item?.fetchedAt,
             upstreamSwitch: upstreamSwitch, logger: logger
         ) { now in
             let started = ContinuousClock.now

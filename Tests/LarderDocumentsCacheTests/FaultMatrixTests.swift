@@ -85,7 +85,7 @@ struct FaultMatrixTests {
             #expect(after[index] == before[index], "\(target) / \(fault): cached answer \(index) changed")
         }
         #expect(elapsed < .seconds(1), "\(target) / \(fault): three cached answers took \(elapsed)")
-        // Bombs inflate to 600 MiB; the caps (8 and 64 MiB) bound what is held. Other suites share the process.
+        // Bombs inflate to 600 MiB; the caps (64 MiB each by default) bound what is held. Other suites share the process.
         #expect(growth < 300 << 20, "\(target) / \(fault): resident memory grew by \(growth >> 20) MiB")
         if fault.regression {
             #expect(refresh.status == 200)
