@@ -36,6 +36,8 @@ public final class DocumentsCache: Sendable {
     public let refresher: Refresher<DocumentsRefreshOutcome>
     let state: DocumentsState
     let downloads: DocumentDownloads
+    /// How far the running sync is (`/status`).
+    let progress = SyncProgress()
     let mirror: MirrorDirectory
     let clock: any FreshnessClock
     let events: any CacheEvents
@@ -63,9 +65,11 @@ public final class DocumentsCache: Sendable {
         let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
         self.state = state
         let downloader = DocumentDownloader(
-            mirror: mirror, store: store, client: client, maxBytes: settings.documentMaxBytes, events: events,
-            logger: logger)
-        let downloads = DocumentDownloads(downloader: downloader, state: state)
+            mirror: mirror, client: client, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
+        let downloads = DocumentDownloads(
+            downloader: downloader, state: state,
+            commits: GroupCommit(mirror: mirror, store: store, state: state, logger: logger),
+            progress: progress, logger: logger)
         self.downloads = downloads
         let sync = DocumentsSync(
             upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
@@ -124,6 +128,9 @@ extension DocumentsCache {
 
     /// Documents whose latest download failed (their old copies, if any, are still served).
     public var failedDownloads: [(name: String, message: String)] { state.failures }
+
+    /// How far the running sync's downloads are; `running` is false between syncs.
+    public var syncProgress: SyncProgress.Snapshot { progress.snapshot }
 
     /// True once an index was accepted (readiness): listed documents not yet mirrored are fetched on demand.
     public var hasData: Bool { state.hasIndex }

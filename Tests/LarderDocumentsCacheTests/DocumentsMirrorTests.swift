@@ -3,6 +3,7 @@ import LarderApp
 import LarderConfig
 import LarderDocumentsCache
 import LarderFreshness
+import LarderStore
 import LarderTesting
 import Testing
 
@@ -42,6 +43,32 @@ struct DocumentsMirrorTests {
             let counts = try await upstream.allRequests()
             #expect(counts[DocumentsFeed.indexPath]?.statuses == ["304": 1])
             #expect(counts.keys.sorted() == [DocumentsFeed.indexPath], "no document downloaded again")
+        }
+    }
+
+    @Test func manyDocumentsCommitInBatchesAndAnUncommittedFileIsCleanedAtStart() async throws {
+        // More than two batches' worth, so full batches and the last partial one all commit.
+        let many = (0..<600).map { TestDocument("n\($0).txt", "document \($0)\n") }
+        try await withDocuments(many) { larder, _ in
+            #expect(try await larder.waitForSync())
+            let progress = larder.application?.documents?.syncProgress
+            #expect(progress == SyncProgress.Snapshot(
+                running: false, total: 600, done: 600, failed: 0, bytes: many.reduce(0) { $0 + $1.content.count }))
+            let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
+            #expect((status?["documents"]?["counts"] as? [String: Any])?["mirrored"] as? Int == 600)
+            let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
+            #expect(try store.documentFiles().count == 600)
+
+            // A file renamed into place by a batch that never committed (a kill between the two).
+            await larder.stop()
+            let directory = larder.cacheDirectory + "/documents"
+            let stray = "n1.txt~" + String(repeating: "f", count: 16)
+            try Data("not committed".utf8).write(to: URL(fileURLWithPath: directory + "/" + stray))
+            try await larder.start()
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(!files.contains(stray), "start-up deletes files no record names")
+            #expect(files.count == 600)
+            #expect(try await larder.get("/documents/n1.txt").body == many[1].content)
         }
     }
 

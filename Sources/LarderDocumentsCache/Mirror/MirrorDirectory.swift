@@ -35,12 +35,12 @@ struct MirrorDirectory: Sendable {
         return (descriptor, fileName)
     }
 
-    /// Renames a complete, fsynced temporary file to its final name, then fsyncs the directory so the rename survives a crash.
-    func install(temporary: String, as fileName: String) throws {
+    /// Renames a complete, fsynced temporary file to its final name. Durable only after `syncDirectory()`,
+    /// which a batch of renames shares.
+    func place(temporary: String, as fileName: String) throws {
         guard rename(path + "/" + temporary, path + "/" + fileName) == 0 else {
             throw MirrorError("cannot install \(fileName): \(String(cString: strerror(errno)))")
         }
-        syncDirectory()
     }
 
     func remove(_ fileName: String) {
@@ -88,11 +88,16 @@ struct MirrorDirectory: Sendable {
         return names
     }
 
-    func syncDirectory() {
+    /// Makes the renames done so far survive a crash.
+    func syncDirectory() throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        guard descriptor >= 0 else {
+            throw MirrorError("cannot open the documents directory: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw MirrorError("cannot fsync the documents directory: \(String(cString: strerror(errno)))")
+        }
     }
 }
 

@@ -131,7 +131,7 @@ struct DocumentsSync: Sendable {
             }
         }
         let results = await downloads.run(work, now: now)
-        for result in results {
+        for (_, result) in results {
             switch result {
             case .success(.added): outcome.added += 1
             case .success(.updated): outcome.updated += 1

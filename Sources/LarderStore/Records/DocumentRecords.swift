@@ -148,7 +148,14 @@ extension Store {
 
     /// Records a document's new bytes (after they were renamed into place).
     public func commitDocumentFile(_ file: DocumentFileRecord) throws(StoreError) {
-        try write { db in try file.save(db) }
+        try commitDocumentFiles([file])
+    }
+
+    /// Records a batch of documents' new bytes in one transaction (one commit, one WAL sync, for the batch).
+    public func commitDocumentFiles(_ files: [DocumentFileRecord]) throws(StoreError) {
+        try write { db in
+            for file in files { try file.save(db) }
+        }
     }
 
     /// Removes documents' records (their files are deleted by the caller after this commits).
