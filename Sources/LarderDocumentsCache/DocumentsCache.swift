@@ -39,6 +39,7 @@ public final class DocumentsCache: Sendable {
     /// How far the running sync is (`/status`).
     let progress = SyncProgress()
     let mirror: MirrorDirectory
+    let sweep: MirrorSweep
     let clock: any FreshnessClock
     let events: any CacheEvents
     let logger: Logger
@@ -61,7 +62,9 @@ public final class DocumentsCache: Sendable {
         mirror = try MirrorDirectory(path: directory)
         let item = try store.item(resource: DocumentEntryRecord.resource, key: DocumentsSync.indexKey)
         let entries = item == nil ? nil : try store.documentEntries()
-        let files = try Self.reconcile(store.documentFiles(), mirror: mirror, store: store, logger: logger)
+        // No file is checked here: the first sync sweeps them in the background, and a request finds a
+        // damaged one when it opens it, so start-up does not grow with the mirror.
+        let files = try store.documentFiles()
         let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
         self.state = state
         let downloader = DocumentDownloader(
@@ -71,8 +74,10 @@ public final class DocumentsCache: Sendable {
             commits: GroupCommit(mirror: mirror, store: store, state: state, logger: logger),
             progress: progress, logger: logger)
         self.downloads = downloads
+        let sweep = MirrorSweep(mirror: mirror, store: store, state: state, logger: logger)
+        self.sweep = sweep
         let sync = DocumentsSync(
-            upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
+            upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror, sweep: sweep,
             indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: settings.ttl), clock: clock, fetchedAt: item?.fetchedAt,
@@ -85,32 +90,11 @@ public final class DocumentsCache: Sendable {
         }
     }
 
-    /// Drops records whose file is gone or has the wrong size, and deletes every file no record
-    /// names (temporary files of an interrupted download, bytes replaced just before a crash).
-    private static func reconcile(
-        _ files: [DocumentFileRecord], mirror: MirrorDirectory, store: Store, logger: Logger
-    ) throws -> [DocumentFileRecord] {
-        let broken = files.filter { mirror.size(of: $0.fileName) != $0.size }
-        if !broken.isEmpty {
-            logger.warning("documents: \(broken.count) stored file(s) missing or damaged; they will be fetched again")
-            try store.removeDocumentFiles(broken.map(\.name))
-        }
-        let kept = files.filter { file in !broken.contains { $0.name == file.name } }
-        let referenced = Set(kept.map(\.fileName))
-        var cleaned = 0
-        for name in mirror.listing() where !referenced.contains(name) {
-            mirror.remove(name)
-            cleaned += 1
-        }
-        if cleaned > 0 {
-            logger.notice("documents: removed \(cleaned) temporary or unlisted file(s) from the mirror directory")
-        }
-        return kept
-    }
-
-    /// Fetches a listed document now (joining a fetch in flight), waiting at most `coldWait`.
-    func fetchOnDemand(_ entry: DocumentEntryRecord) async -> DocumentDownloads.Result? {
-        await withDeadline(Self.coldWait, on: clock) {
+    /// Fetches a listed document now (joining a fetch in flight), waiting at most `coldWait`. A stored
+    /// copy that could not be served (missing or damaged on disk) is dropped first, so it is written anew.
+    func fetchOnDemand(_ entry: DocumentEntryRecord, unservable: DocumentFileRecord?) async -> DocumentDownloads.Result? {
+        if let unservable { sweep.drop(unservable) }
+        return await withDeadline(Self.coldWait, on: clock) {
             await self.downloads.fetch(entry, conditional: false, now: self.clock.now)
         }
     }

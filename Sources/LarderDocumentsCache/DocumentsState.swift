@@ -80,6 +80,13 @@ final class DocumentsState: Sendable {
         contents.withLock { $0.failures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
+    /// Forgets `file` if it is still the document's current copy.
+    func removeFile(_ file: DocumentFileRecord) {
+        contents.withLock { contents in
+            if contents.files[file.name]?.fileName == file.fileName { contents.files[file.name] = nil }
+        }
+    }
+
     func removeFiles(_ names: [String]) {
         contents.withLock { contents in
             for name in names { contents.files[name] = nil }

@@ -46,7 +46,7 @@ struct DocumentsMirrorTests {
         }
     }
 
-    @Test func manyDocumentsCommitInBatchesAndAnUncommittedFileIsCleanedAtStart() async throws {
+    @Test func manyDocumentsCommitInBatchesAndStrayOrDamagedFilesAreFoundAfterStart() async throws {
         // More than two batches' worth, so full batches and the last partial one all commit.
         let many = (0..<600).map { TestDocument("n\($0).txt", "document \($0)\n") }
         try await withDocuments(many) { larder, _ in
@@ -65,10 +65,17 @@ struct DocumentsMirrorTests {
             let stray = "n1.txt~" + String(repeating: "f", count: 16)
             try Data("not committed".utf8).write(to: URL(fileURLWithPath: directory + "/" + stray))
             try await larder.start()
+            #expect(try await larder.waitForSync())
             let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-            #expect(!files.contains(stray), "start-up deletes files no record names")
+            #expect(!files.contains(stray), "the first sync sweeps files no record names")
             #expect(files.count == 600)
             #expect(try await larder.get("/documents/n1.txt").body == many[1].content)
+
+            // A file damaged while Larder runs is found when a request opens it, and fetched again.
+            let damaged = try #require(files.first { $0.hasPrefix("n3.txt~") })
+            try Data("x".utf8).write(to: URL(fileURLWithPath: directory + "/" + damaged))
+            let answer = try await larder.get("/documents/n3.txt")
+            #expect(answer.status == 200 && answer.body == many[3].content, "\(answer.status) \(answer.text)")
         }
     }
 

@@ -54,7 +54,13 @@ struct MirrorDirectory: Sendable {
         if let bytes = mappings.bytes(fileName, size: size, open: { openForReading(fileName) }) {
             return .mapped(bytes)
         }
-        return openForReading(fileName).map { .descriptor($0.descriptor, size: $0.size) }
+        guard let (descriptor, actual) = openForReading(fileName) else { return nil }
+        // Start-up checks no file (it would cost a pass over all of them), so a damaged one is found here.
+        guard actual == UInt64(size) else {
+            close(descriptor)
+            return nil
+        }
+        return .descriptor(descriptor, size: actual)
     }
 
     /// Opens a stored file for reading; nil when it is missing or is not a regular file (a symlink is refused).
@@ -74,6 +80,13 @@ struct MirrorDirectory: Sendable {
         var info = stat()
         guard lstat(path + "/" + fileName, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(info.st_size)
+    }
+
+    /// When an entry of the directory was last modified, or nil when it is gone.
+    func modified(_ fileName: String) -> Date? {
+        var info = stat()
+        guard lstat(path + "/" + fileName, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// Every entry of the directory except `.` and `..`.

@@ -158,6 +158,13 @@ extension Store {
         }
     }
 
+    /// Removes a document's record if it still names `fileName` (a newer copy committed since is kept).
+    public func removeDocumentFile(name: String, fileName: String) throws(StoreError) {
+        try write { db in
+            _ = try DocumentFileRecord.filter(Column("name") == name && Column("file_name") == fileName).deleteAll(db)
+        }
+    }
+
     /// Removes documents' records (their files are deleted by the caller after this commits).
     public func removeDocumentFiles(_ names: [String]) throws(StoreError) {
         try write { db in
