@@ -132,7 +132,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // Builds the running application from a configuration: routes, services, logging.
+        // Builds the running application from a configuration: routes, services, logging, and the
+        // status page at `/` (its inline script and stylesheet pinned by SHA-256 in its CSP).
         .target(
             name: "LarderApp",
             dependencies: [
@@ -148,6 +149,7 @@ let package = Package(
                 "LarderMetrics",
                 "LarderFormats",
                 "LarderServing",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -233,12 +235,13 @@ let package = Package(
                 "LarderStore", "LarderFreshness", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
+        // The application's own routes (/health, /ready, /status, /metrics, the status page) on a Larder run by withLarder.
         .testTarget(
             name: "LarderAppTests",
             dependencies: [
                 "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderHTTP",
                 "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

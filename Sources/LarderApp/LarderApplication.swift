@@ -90,6 +90,9 @@ public struct LarderApplication: Sendable {
         HealthRoutes.register(on: &router)
         OperationsRoutes(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
             .register(on: &router)
+        StatusPageRoutes(reporter: StatusReporter(
+            configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
+        ).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))

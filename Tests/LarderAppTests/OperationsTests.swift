@@ -10,14 +10,15 @@ import Testing
 /// The sample upstream's one-day ECB file (2026-11-20), which the operations tests point rates at.
 let ratesPath = "/rates/eurofxref-daily.xml"
 
-/// `withLarder` with rates read from `ratesPath` on a 100 s TTL (no ECB calendar), the clock at a
-/// fixed instant; `configure` may change more (add faults before the start-up sync, say).
+/// `withLarder` with rates read from `path` (`ratesPath` unless told) on a 100 s TTL (no ECB calendar),
+/// the clock at a fixed instant; `configure` may change more (add faults before the start-up sync, say).
 func withRates<T: Sendable>(
+    path: String = ratesPath,
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
     try await withLarder(clock: ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))) { configuration, upstream in
-        configuration.rates = UpstreamResource(url: upstream.url(ratesPath), format: .auto)
+        configuration.rates = UpstreamResource(url: upstream.url(path), format: .auto)
         configuration.ratesTTL = .seconds(100)
         configuration.ratesSchedule = .ttl
         try await configure(&configuration, upstream)
