@@ -52,10 +52,10 @@ enum PageStyle {
         th,td{padding:.25rem .6rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
         thead th{border-bottom:2px solid var(--muted)}
         .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-        .chart{margin:0}
+        .chart{margin:0;position:sticky;top:1rem}
         .chart svg{width:100%;height:auto;display:block}
         .chart .grid line{stroke:var(--line);stroke-width:1}
-        .chart text{fill:var(--muted);font-size:12px}
+        .chart text{fill:var(--muted);font-size:13px}
         .chart .line{fill:none;stroke:var(--accent);stroke-width:2}
         .chart .point{fill:var(--accent)}
         .chart figcaption{color:var(--muted);font-size:.9rem}

@@ -46,8 +46,8 @@ enum RateChart {
                 + "\(scale.label(tick))</text>\n"
         }
         svg += "</g>\n<g class=\"dates\">\n"
-        for (index, point) in labelled(points).enumerated() {
-            let anchor = points.count == 1 ? "middle" : index == 0 ? "start" : point.date == last.date ? "end" : "middle"
+        for point in labelled(points, at: { x($0.date) }) {
+            let anchor = points.count == 1 ? "middle" : point.date == first.date ? "start" : point.date == last.date ? "end" : "middle"
             svg += "<text x=\"\(number(x(point.date)))\" y=\"\(number(height - bottom + 20))\" text-anchor=\"\(anchor)\">"
                 + "\(point.date)</text>\n"
         }
@@ -69,11 +69,17 @@ enum RateChart {
         return svg
     }
 
-    /// At most five dates along the axis: the first, the last, and evenly spaced ones between.
-    private static func labelled(_ points: [RatesView.Point]) -> [RatesView.Point] {
-        let count = points.count
-        let indices = count <= 5 ? Array(0..<count) : (0...4).map { $0 * (count - 1) / 4 }
-        return indices.map { points[$0] }
+    /// The dates written along the axis: the first and the last, and between them, from left to right,
+    /// every day far enough from the one before and the last that their labels cannot overlap.
+    private static func labelled(_ points: [RatesView.Point], at x: (RatesView.Point) -> Double) -> [RatesView.Point] {
+        guard let first = points.first, let last = points.last, points.count > 1 else { return points }
+        let gap = 96.0  // a label is about 70 units wide at the chart's type size
+        var chosen = [first]
+        for point in points.dropFirst().dropLast()
+        where x(point) - x(chosen.last!) >= gap && x(last) - x(point) >= gap {
+            chosen.append(point)
+        }
+        return chosen + [last]
     }
 
     /// Days since 1970 (the x axis is calendar time: weekends and gaps show as gaps).
