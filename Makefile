@@ -22,7 +22,7 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: lint the container files, check the manifest's imports, build and run every test, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), print one summary line
+## test: lint the container files, check the manifest's imports, build and run every test, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
 test: deps lint-docker
 # The manifest checks itself: a target imports only what it declares (the build refuses the rest)
 # and declares only what it imports (check-manifest-imports.py).
@@ -35,7 +35,8 @@ test: deps lint-docker
 	totals=$$(python3 Tests/tools/test-totals.py .build/test-results-swift-testing.xml) || status=1; \
 	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
 	alerts=passed; bash Docker/prometheus/check.sh || { alerts=FAILED; status=1; }; \
-	echo; echo "summary: $$totals; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts"; \
+	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
+	echo; echo "summary: $$totals; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
 	exit $$status
 
 ## lint-docker: hadolint on Docker/Dockerfile (pinned in Tests/requirements.txt, from PyPI when missing); compose/Kubernetes YAML checks
