@@ -110,7 +110,7 @@ struct StatusPageTests {
                 .flatMap { $0["rates"] as? [String: Any] }?["counts"] as? [String: Any]
             let days = try #require(counts?["days"] as? Int)
             #expect(days == 5)
-            #expect(occurrences(of: "<circle class=\"point\"", in: page) == days, "one point per stored day")
+            #expect(occurrences(of: "<circle cx=", in: page) == days, "one point per stored day")
             let series = try await larder.get("/rates/2026-11-16..?symbols=USD").text
             let points = series.matches(of: #/"(\d{4}-\d{2}-\d{2})":\{"USD":([0-9.]+)\}/#)
             #expect(points.count == days)
@@ -197,7 +197,7 @@ struct StatusPageTests {
             #expect(after.header("ETag") != before.header("ETag"))
             #expect(after.text.contains("Rates of 2026-11-23"))
             #expect(tableRates(after.text).first { $0.code == "USD" }?.rate == "1.0999")
-            #expect(occurrences(of: "<circle class=\"point\"", in: after.text) == 6)
+            #expect(occurrences(of: "<circle cx=", in: after.text) == 6)
             #expect(after.text.contains("<span class=\"badge fresh\">Fresh</span>"))
             // Past the TTL with the upstream failing: stale, and the error in words.
             try await upstream.fault(#"{"path":"\#(historyPath)","status":503}"#)

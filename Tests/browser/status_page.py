@@ -188,7 +188,7 @@ def check_with_script(driver, token):
     days = get_json("/status")["resources"]["rates"]["counts"]["days"]
     first = get_json("/rates/1999-01-01..")
     assert days == len(first["rates"]) == 5, (days, len(first["rates"]))
-    points = driver.find_elements(By.CSS_SELECTOR, "figure.chart svg circle.point")
+    points = driver.find_elements(By.CSS_SELECTOR, "figure.chart svg .points circle")
     assert len(points) == days, f"{len(points)} chart points for {days} stored days"
 
     listed = [document["name"] for document in get_json("/documents")["documents"]]
@@ -254,7 +254,7 @@ def check_with_script(driver, token):
     wait_for(lambda: outcome.text.startswith("Updated: 1 day stored; the newest is 2026-11-23."), "the new outcome")
     wait_for(lambda: "Rates of 2026-11-23" in driver.find_element(By.CSS_SELECTOR, "#rates-table caption").text,
              "the table of the new day")
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "svg circle.point")) == days + 1, "a sixth chart point")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "svg .points circle")) == days + 1, "a sixth chart point")
     usd = driver.find_element(By.XPATH, "//table[@id='rates-table']//tr[th='USD']/td[2]").text
     assert usd == "1.0999", usd
     assert upstream_requests(HISTORY) == before[3] + 1
@@ -292,7 +292,7 @@ def check_without_script(driver):
     driver.get(LARDER + "/")
     rows = driver.find_elements(By.CSS_SELECTOR, "#rates-table tbody tr")
     assert len(rows) == len(rates_text("/rates")), f"{len(rows)} rows without JavaScript"
-    assert len(driver.find_elements(By.CSS_SELECTOR, "svg circle.point")) == get_json("/status")["resources"]["rates"]["counts"]["days"]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg .points circle")) == get_json("/status")["resources"]["rates"]["counts"]["days"]
     assert len(driver.find_elements(By.CSS_SELECTOR, "#documents-table tbody tr")) == len(get_json("/documents")["documents"])
     assert not driver.find_element(By.CSS_SELECTOR, "button[data-refresh=rates]").is_displayed()
     assert "needs JavaScript" in driver.find_element(By.ID, "card-rates").text

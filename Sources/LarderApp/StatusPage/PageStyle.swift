@@ -57,7 +57,7 @@ enum PageStyle {
         .chart .grid line{stroke:var(--line);stroke-width:1}
         .chart text{fill:var(--muted);font-size:13px}
         .chart .line{fill:none;stroke:var(--accent);stroke-width:2}
-        .chart .point{fill:var(--accent)}
+        .chart .points circle{fill:var(--accent)}
         .chart figcaption{color:var(--muted);font-size:.9rem}
         [aria-busy=true]{cursor:progress}
 

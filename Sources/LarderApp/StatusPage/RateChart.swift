@@ -56,7 +56,7 @@ enum RateChart {
         svg += "\"/>\n<g class=\"points\">\n"
         let radius = points.count <= 120 ? "3" : points.count <= 1000 ? "2" : "1.2"
         for (point, value) in zip(points, values) {
-            svg += "<circle class=\"point\" cx=\"\(number(x(point.date)))\" cy=\"\(number(y(value)))\" r=\"\(radius)\">"
+            svg += "<circle cx=\"\(number(x(point.date)))\" cy=\"\(number(y(value)))\" r=\"\(radius)\">"
                 + "<title>\(point.date): \(point.text)</title></circle>\n"
         }
         svg += """
