@@ -60,8 +60,8 @@ enum ResourceCards {
             <button type="button" data-refresh="\(resource)">Refresh \(title.lowercased())</button>
             <p class="outcome" id="outcome-\(resource)" role="status" aria-live="polite"></p>
             </div>
-            <noscript><p class="hint">Refreshing from this page needs JavaScript; or \
-            <code>curl -X POST /\(resource)/refresh</code> on this host.</p></noscript>
+            <noscript><p class="hint">Refreshing from this page needs JavaScript; \
+            <code>POST /\(resource)/refresh</code> does the same (with the admin token, when one is set).</p></noscript>
             </article>
 
             """
