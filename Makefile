@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle epoll-churn fuzz
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -55,10 +55,10 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk (about 15 minutes; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, and with a browser tab on the status page (about 15 minutes; not in CI)
 bench: build
 	@missing=""; \
-	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc; do \
+	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -74,6 +74,11 @@ bench: build
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
 bench-idle: build
 	python3 bench/bench.py --only idle,churn
+
+## bench-page: only the status page's scenario of make bench: GET /rates with and without a headless chromium tab on the page (a few minutes)
+bench-page: build
+	@{ command -v chromedriver && command -v wrk; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq chromium chromium-driver wrk >/dev/null; } || { echo "bench-page needs: apt-get install -y chromium chromium-driver wrk"; exit 1; }
+	python3 bench/bench.py --only page
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
 epoll-churn:
