@@ -51,10 +51,8 @@ public struct RatesView: Sendable {
         snapshot.set.rates.first { $0.code == code }?.name
     }
 
-    /// True when both read the same snapshot: nothing was stored between them.
-    public func isSame(as other: RatesView) -> Bool {
-        snapshot === other.snapshot
-    }
+    /// Changes with every change of the stored rates (and only then): equal revisions, equal views.
+    public var revision: Int { snapshot.generation }
 
     /// The newest day against `base` (every other currency, by code), with the day before's rates;
     /// nil when the newest day lacks `base`.

@@ -23,10 +23,11 @@ func withStatusPage<T: Sendable>(
         configuration.documents = UpstreamResource(url: upstream.url(documentsIndexPath), format: .auto)
         try await configure(&configuration, upstream)
     } _: { larder, upstream in
+        // Done means the scheduler has also set each next refresh, which it does after the refresh returns.
         let synced = try await eventually {
             guard let rates = larder.application?.rates, let documents = larder.application?.documents else { return false }
-            return rates.refresher.status.lastAttempt != nil && !rates.refresher.isRefreshing
-                && documents.refresher.status.lastAttempt != nil && !documents.refresher.isRefreshing
+            return rates.refresher.status.nextRefresh != nil && !rates.refresher.isRefreshing
+                && documents.refresher.status.nextRefresh != nil && !documents.refresher.isRefreshing
         }
         try #require(synced, "the start-up syncs finished")
         return try await body(larder, upstream)

@@ -31,11 +31,12 @@ final class StatusPages: Sendable {
     /// The page for `request`: at once when it is rendered already, else rendered asynchronously;
     /// a bad query answers a JSON 400 like the other routes.
     func answer(_ request: Request) -> Handler.Answer {
-        let version = PageVersion(rates: reporter.rates, documents: reporter.documents)
+        let rates = reporter.rates?.view
+        let version = PageVersion(rates: reporter.rates, view: rates, documents: reporter.documents)
         let selection: PageSelection?
         do throws(HTTPError) {
             let query = try PageQuery.parse(request.query)
-            selection = try version.ratesData.map { view throws(HTTPError) in try query.selection(in: view) }
+            selection = try rates.map { view throws(HTTPError) in try query.selection(in: view) }
         } catch {
             return .now(error.response)
         }
@@ -43,14 +44,14 @@ final class StatusPages: Sendable {
             return .now(page.response(for: request))
         }
         return .later { [self] request in
-            render(version, selection).response(for: request)
+            render(version, rates, selection).response(for: request)
         }
     }
 
     /// Renders and keeps the page (a newer version replaces every page kept for an older one).
-    private func render(_ version: PageVersion, _ selection: PageSelection?) -> RenderedPage {
+    private func render(_ version: PageVersion, _ rates: RatesView?, _ selection: PageSelection?) -> RenderedPage {
         let content = PageContent(
-            report: reporter.report(), rates: version.ratesData.map { view in (view, selection) },
+            report: reporter.report(), rates: rates.map { view in (view, selection) },
             documents: reporter.documents.map { ($0.documentStatuses, $0.hasData) },
             adminTokenRequired: adminTokenRequired)
         let page = RenderedPage(StatusPageDocument.render(content))
@@ -69,7 +70,8 @@ final class StatusPages: Sendable {
 }
 
 /// What the page shows depends on, read per request without rendering anything: the refreshers'
-/// records and freshness, the rates snapshot, the documents' revision. Equal versions, equal pages.
+/// records and freshness, the rates' and the documents' revisions. Equal versions, equal pages. It
+/// holds no data, so an old version keeps no old snapshot alive.
 struct PageVersion: Sendable, Equatable {
     /// One refresher's part.
     struct Refreshing: Sendable, Equatable {
@@ -85,30 +87,21 @@ struct PageVersion: Sendable, Equatable {
     }
 
     let rates: Refreshing?
-    let ratesData: RatesView?
+    let ratesRevision: Int?
     let publication: ResourceReport.Publication?
     let documents: Refreshing?
     let documentsRevision: Int?
 
-    init(rates: RatesCache?, documents: DocumentsCache?) {
+    /// `view` is the rates' view the page is rendered from (read once by the caller).
+    init(rates: RatesCache?, view: RatesView?, documents: DocumentsCache?) {
         self.rates = rates.map { Refreshing($0.refresher) }
-        ratesData = rates?.view
+        ratesRevision = view?.revision
         publication = rates.map { cache in
             let schedule = cache.publicationSchedule
             return .init(schedule: schedule.schedule, next: schedule.nextPublication, missed: schedule.missed)
         }
         self.documents = documents.map { Refreshing($0.refresher) }
         documentsRevision = documents?.revision
-    }
-
-    static func == (a: PageVersion, b: PageVersion) -> Bool {
-        let sameRates = switch (a.ratesData, b.ratesData) {
-        case (nil, nil): true
-        case (let x?, let y?): x.isSame(as: y)
-        default: false
-        }
-        return sameRates && a.rates == b.rates && a.publication == b.publication && a.documents == b.documents
-            && a.documentsRevision == b.documentsRevision
     }
 }
 
