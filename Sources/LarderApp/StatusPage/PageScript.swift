@@ -41,8 +41,10 @@ enum PageScript {
                 time.after(age);
               }
               const seconds = (now - at) / 1000;
-              age.textContent = Math.abs(seconds) < 1 ? " (now)"
+              const text = Math.abs(seconds) < 1 ? " (now)"
                 : seconds > 0 ? " (" + span(seconds) + " ago)" : " (in " + span(seconds) + ")";
+              // Most ages read the same from one second to the next ("54 d 10 h ago"): left alone, they cost no layout.
+              if (age.textContent !== text) age.textContent = text;
             }
           }
 
