@@ -24,6 +24,15 @@ struct DocumentsMirrorTests {
             let health = try await larder.get("/health")
             #expect(health.status == 200)
             #expect(larder.application?.documents?.refresher.isRefreshing == true, "answered while the sync runs")
+            // The sync's progress, while it runs (each download takes 400 ms).
+            var during: [String: Any]?
+            #expect(try await eventually(timeout: .seconds(5)) {
+                let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
+                during = status?["documents"]?["sync"] as? [String: Any]
+                return during?["total"] as? Int == 3
+            })
+            #expect(during?["running"] as? Bool == true)
+            #expect((during?["done"] as? Int).map { $0 < 3 } == true, "\(String(describing: during))")
             #expect(try await larder.waitForSync())
             for document in sampleDocuments {
                 let answer = try await larder.get("/documents/" + document.name)
@@ -56,6 +65,8 @@ struct DocumentsMirrorTests {
                 running: false, total: 600, done: 600, failed: 0, bytes: many.reduce(0) { $0 + $1.content.count }))
             let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
             #expect((status?["documents"]?["counts"] as? [String: Any])?["mirrored"] as? Int == 600)
+            let sync = status?["documents"]?["sync"] as? [String: Any]
+            #expect(sync?["running"] as? Bool == false && sync?["done"] as? Int == 600 && sync?["total"] as? Int == 600)
             let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
             #expect(try store.documentFiles().count == 600)
 

@@ -1,4 +1,5 @@
 import Foundation
+import LarderDocumentsCache
 import LarderFormats
 import LarderServing
 
@@ -45,6 +46,11 @@ extension ResourceReport {
         case .documents(let listed, let mirrored, let bytes, let failed):
             entry["counts"] = ["listed": listed, "mirrored": mirrored, "bytes": bytes, "failed": failed]
             entry["failed_documents"] = failedDocuments.map { ["name": $0.name, "error": $0.message] }
+        }
+        if let sync {
+            entry["sync"] = [
+                "running": sync.running, "done": sync.done, "total": sync.total, "failed": sync.failed, "bytes": sync.bytes,
+            ] as [String: Any]
         }
         if let publication {
             entry["schedule"] = publication.schedule

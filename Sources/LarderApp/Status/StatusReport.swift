@@ -67,6 +67,8 @@ struct ResourceReport: Sendable, Equatable {
     let publication: Publication?
     /// Documents only: the first `failedDocumentsShown`, by name.
     let failedDocuments: [FailedDocument]
+    /// Documents only: how far the running sync's downloads are (or the last sync's, once it ended).
+    var sync: SyncProgress.Snapshot? = nil
 }
 
 /// Reads a `StatusReport` from the running caches.
@@ -96,11 +98,13 @@ struct StatusReporter: Sendable {
         guard let documents, let upstream = configuration.documents else { return nil }
         let summary = documents.summary
         let failed = documents.failedDownloads
-        return Self.describe(
+        var report = Self.describe(
             documents.refresher, url: upstream.url, format: upstream.format.rawValue,
             counts: .documents(listed: summary.listed, mirrored: summary.mirrored, bytes: summary.bytes, failed: failed.count),
             publication: nil,
             failedDocuments: failed.prefix(ResourceReport.failedDocumentsShown).map { .init(name: $0.name, message: $0.message) })
+        report.sync = documents.syncProgress
+        return report
     }
 
     private static func describe<Outcome>(

@@ -1,3 +1,5 @@
+import LarderDocumentsCache
+
 /// The resources part of the page: one card per resource with its freshness, record, last error in
 /// words, schedule and counts, and a Refresh button (shown by the script, which does the POST).
 enum ResourceCards {
@@ -54,6 +56,10 @@ enum ResourceCards {
         html += row("Last error", lastError(report))
         html += schedule(report)
         html += row("Holds", counts(report.counts))
+        if let sync = report.sync, sync.running {
+            html += row("Sync", "\(PageFormat.count(sync.done)) of \(PageFormat.count(sync.total)) downloads done "
+                + "(\(PageFormat.size(sync.bytes))), \(PageFormat.count(sync.failed)) failed")
+        }
         html += "</dl>\n</div>\n"
         html += """
             <div class="refresh" data-needs-script hidden>

@@ -91,6 +91,7 @@ struct PageVersion: Sendable, Equatable {
     let publication: ResourceReport.Publication?
     let documents: Refreshing?
     let documentsRevision: Int?
+    let documentsSync: SyncProgress.Snapshot?
 
     /// `view` is the rates' view the page is rendered from (read once by the caller).
     init(rates: RatesCache?, view: RatesView?, documents: DocumentsCache?) {
@@ -102,6 +103,7 @@ struct PageVersion: Sendable, Equatable {
         }
         self.documents = documents.map { Refreshing($0.refresher) }
         documentsRevision = documents?.revision
+        documentsSync = documents?.syncProgress
     }
 }
 
