@@ -240,7 +240,7 @@ let package = Package(
             name: "LarderDocumentsCacheTests",
             dependencies: [
                 "LarderDocumentsCache", "LarderDocuments", "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig",
-                "LarderStore", "LarderFreshness", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
+                "LarderStore", "LarderFreshness", "LarderServing", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
