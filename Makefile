@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle epoll-churn fuzz
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-gzip epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -72,6 +72,10 @@ bench: build
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
 bench-idle: build
 	python3 bench/bench.py --only idle,churn
+
+## bench-gzip: only the gzipped-listing scenario of make bench, 10,000 documents, Larder against nginx gzip_static and gzip on (a few minutes)
+bench-gzip: build
+	python3 bench/bench.py --only gzip
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
 epoll-churn:

@@ -9,11 +9,13 @@ the time series (one year, and the whole history) are measured at full size. The
 documents, resident memory under load and start-to-ready on a warm cache of 10,000 documents.
 
 Then idle connections and churn (bench/idle.py): `GET /rates` with 0, 1,000 and 3,000 idle keep-alive
-connections open, and waves of new connections while wrk runs, Larder against nginx static.
+connections open, and waves of new connections while wrk runs, Larder against nginx static. Last, the
+listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), Larder against nginx
+`gzip_static` and `gzip on`.
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
 `--only idle,churn` runs just those scenarios (a few minutes; BENCH_LARDER_BEFORE=PATH adds another
-larder binary as a target, to compare a change side by side).
+larder binary as a target, to compare a change side by side); `--only gzip` the gzipped listing alone.
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000), BENCH_THREADS (Larder's and
 the ceiling's threads, default 1: Larder's default)."""
@@ -40,6 +42,7 @@ import urllib.error
 import urllib.request
 
 import idle
+import listing_gzip
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
@@ -51,14 +54,14 @@ BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
-         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689}
+         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "gzip": 18690}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
 HISTORY_RANGE = "/1999-01-04.."
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn"}
+ONLY_CHOICES = {"idle", "churn", "gzip"}
 
 
 def url(target, path):
@@ -478,8 +481,9 @@ def run(processes):
         assert mirrored(PORTS["warm"]) == WARM_DOCUMENTS
         processes.stop("warm")
 
+    gzip_lines = run_gzip(processes, static, nginx.pid, warm_cache)
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), starts, larder_rss_end,
-           larder_rss_split, (history_days, history_bytes), idle_lines)
+           larder_rss_split, (history_days, history_bytes), idle_lines + gzip_lines)
 
 
 def run_idle(processes, static, nginx_pid, scenarios):
@@ -507,10 +511,27 @@ def run_idle(processes, static, nginx_pid, scenarios):
     return lines
 
 
+def run_gzip(processes, static, nginx_pid, cache):
+    """The gzipped listing against a Larder of its own on `cache`, mirroring the upstream's warm/ documents."""
+    process = processes.start("gzip", larder_argv(PORTS["gzip"], cache, rates=False, documents="warm"))
+    started = time.monotonic()
+    wait_until(lambda: mirrored(PORTS["gzip"]) == WARM_DOCUMENTS, 1800, f"the mirror of {WARM_DOCUMENTS} documents")
+    print(f"bench: the gzip scenario's Larder mirrors {WARM_DOCUMENTS} documents after {time.monotonic() - started:.1f} s",
+          flush=True)
+    lines = listing_gzip.run(
+        (PORTS["gzip"], [process.pid]), (PORTS["nginx"], children_of(nginx_pid)), static,
+        lambda address, headers, pids: wrk(address, headers, sample=pids), request, ROUNDS, CONNECTIONS)
+    processes.stop("gzip")
+    return lines
+
+
 def run_only(processes, scenarios):
-    """`--only idle,churn`: the sample upstream, nginx static and the idle/churn scenarios alone."""
+    """`--only idle,churn,gzip`: the sample upstream, nginx static and those scenarios alone."""
     upstream_root = os.path.join(WORK, "upstream")
     shutil.copytree(os.path.join(ROOT, "Examples/upstream/rates"), os.path.join(upstream_root, "rates"))
+    if "gzip" in scenarios:
+        print(f"bench: writing {WARM_DOCUMENTS} documents …", flush=True)
+        write_documents(os.path.join(upstream_root, "warm"), WARM_DOCUMENTS, big=False)
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
                                  "--log-level", "error"])
     wait_until(lambda: request("GET", f"{UPSTREAM}/_control/faults")[0] == 200, 10, "the sample upstream listening")
@@ -530,11 +551,16 @@ def run_only(processes, scenarios):
              f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds, medians; {os.cpu_count()} cores "
              f"shared by wrk, the clients and the servers (load average at start {' '.join(load)}); "
              f"Larder on {THREADS} thread(s), nginx with 2 workers.", ""]
-    lines += run_idle(processes, static, nginx.pid, scenarios)
+    if scenarios & {"idle", "churn"}:
+        lines += run_idle(processes, static, nginx.pid, scenarios & {"idle", "churn"})
+    if "gzip" in scenarios:
+        lines += run_gzip(processes, static, nginx.pid, os.path.join(WORK, "gzip-cache"))
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
-    with open(os.path.join(ROOT, ".build/bench-idle-report.md"), "w") as out:
+    # `--only idle,churn` keeps its report's name; other choices are named by what they ran.
+    name = "idle" if scenarios <= {"idle", "churn"} else "-".join(sorted(scenarios))
+    with open(os.path.join(ROOT, f".build/bench-{name}-report.md"), "w") as out:
         out.write(text + "\n")
 
 
