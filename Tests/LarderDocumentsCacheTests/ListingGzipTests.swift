@@ -25,7 +25,7 @@ struct ListingGzipTests {
             #expect(gzip.body.count < identity.body.count / 2)
             #expect(gzipTag == String(identityTag.dropLast()) + "-gzip\"")
             for answer in [identity, gzip] {
-                #expect(answer.header("Vary") == "Accept-Encoding")
+                #expect(answer.values("Vary") == ["Accept-Encoding"])
                 #expect(answer.header("Content-Type") == "application/json")
                 #expect(answer.header("Cache-Status")?.hasPrefix("Larder; hit") == true)
             }
@@ -37,7 +37,7 @@ struct ListingGzipTests {
             #expect(gzip304.status == 304 && gzip304.body.isEmpty && gzip304.header("ETag") == gzipTag)
             #expect(identity304.status == 304 && identity304.header("ETag") == identityTag)
             for answer in [gzip304, identity304] {
-                #expect(answer.header("Vary") == "Accept-Encoding")
+                #expect(answer.values("Vary") == ["Accept-Encoding"])
                 #expect(answer.header("Content-Encoding") == nil)
             }
             #expect(crossed.status == 200 && crossed.body == gzip.body, "the identity ETag is not the gzip one's")
@@ -65,7 +65,7 @@ struct ListingGzipTests {
             #expect(range.status == 200 && range.body == identity.body && range.header("Content-Encoding") == nil)
             for answer in [refused, unlisted] {
                 #expect(answer.status == 200 && answer.body == identity.body)
-                #expect(answer.header("Content-Encoding") == nil && answer.header("Vary") == "Accept-Encoding")
+                #expect(answer.header("Content-Encoding") == nil && answer.values("Vary") == ["Accept-Encoding"])
             }
         }
     }

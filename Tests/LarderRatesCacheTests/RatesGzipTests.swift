@@ -17,7 +17,7 @@ struct RatesGzipTests {
                 #expect(answer.status == 200, "\(path)")
                 #expect(answer.body.count <= 1024, "\(path)")
                 #expect(answer.header("Content-Encoding") == nil, "\(path)")
-                #expect(answer.header("Vary") == nil, "\(path)")
+                #expect(answer.values("Vary").isEmpty, "\(path)")
             }
         }
     }
@@ -32,9 +32,9 @@ struct RatesGzipTests {
                 #expect(identity.body.count > 1024, "\(path)")
                 #expect(gzip.header("Content-Encoding") == "gzip", "\(path)")
                 #expect(gunzip(gzip.body) == identity.body, "\(path)")
-                #expect(again.status == 304 && again.header("Vary") == "Accept-Encoding", "\(path)")
+                #expect(again.status == 304 && again.values("Vary") == ["Accept-Encoding"], "\(path)")
                 for answer in [identity, gzip] {
-                    #expect(answer.header("Vary") == "Accept-Encoding", "\(path)")
+                    #expect(answer.values("Vary") == ["Accept-Encoding"], "\(path)")
                     #expect(answer.header("Access-Control-Allow-Origin") == "*", "\(path)")
                     #expect(answer.header("Access-Control-Expose-Headers") == CORSTests.exposed, "\(path)")
                 }
