@@ -10,8 +10,9 @@ extension FuzzTarget {
         var headers = HTTPHeaders()
         for field in fields {
             headers.add("Accept-Encoding", field)
-            try expect(AcceptEncoding.prefersGzip(field) == referencePrefersGzip(field),
-                       "\(field.debugDescription): the parser says \(AcceptEncoding.prefersGzip(field)), the reference the opposite")
+            let gzip = AcceptEncoding.prefersGzip(field)
+            try expect(gzip == referencePrefersGzip(field),
+                       "\(field.debugDescription): the parser says \(gzip), the reference the opposite")
         }
         let joined = fields.joined(separator: ",")
         try expect(AcceptEncoding.prefersGzip(headers) == referencePrefersGzip(joined),
@@ -19,9 +20,10 @@ extension FuzzTarget {
         for refusal in ["gzip;q=0", "X-GZIP ; Q=0.000"] {
             var refused = headers
             refused.add("accept-encoding", refusal)
-            try expect(!AcceptEncoding.prefersGzip(refused), "gzip chosen despite \(refusal.debugDescription) in another field")
-            try expect(!AcceptEncoding.prefersGzip(joined + "," + refusal), "gzip chosen despite a trailing \(refusal.debugDescription)")
-            try expect(!AcceptEncoding.prefersGzip(refusal + "," + joined), "gzip chosen despite a leading \(refusal.debugDescription)")
+            let named = refusal.debugDescription
+            try expect(!AcceptEncoding.prefersGzip(refused), "gzip chosen despite \(named) in another field")
+            try expect(!AcceptEncoding.prefersGzip(joined + "," + refusal), "gzip chosen despite a trailing \(named)")
+            try expect(!AcceptEncoding.prefersGzip(refusal + "," + joined), "gzip chosen despite a leading \(named)")
         }
     }
 

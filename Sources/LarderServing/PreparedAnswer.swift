@@ -27,13 +27,15 @@ public final class PreparedAnswer: Sendable {
 
     /// The 200 or 304 in the encoding the request prefers. A body of 1 KiB or less has identity
     /// only, and `Accept-Encoding` is not even read (the `/rates` hot path). A request carrying
-    /// `Range` gets identity: byte ranges are of the identity bytes only (RFC 9110 §14.1.2 lets a
-    /// server pick the representation they apply to), and these whole-body answers ignore the range
-    /// itself (§14.2), as before.
+    /// `Range` gets identity: a range counts the bytes of the representation the server selects
+    /// (RFC 9110 §14.2), and Larder's ranges are of identity bytes only; these whole-body answers
+    /// then ignore the range itself, as §14.2 allows and as before.
     public func response(for request: Request, state: CacheState) -> Response {
         if let variant = representation.gzip, request.headers["Range"] == nil,
            AcceptEncoding.prefersGzip(request.headers), let bytes = variant.bytes {
-            return answer(request, state, in: gzip, etag: variant.etag) { build($0, etag: variant.etag, body: bytes, gzip: true) }
+            return answer(request, state, in: gzip, etag: variant.etag) {
+                build($0, etag: variant.etag, body: bytes, gzip: true)
+            }
         }
         return answer(request, state, in: identity, etag: representation.etag) {
             build($0, etag: representation.etag, body: representation.body, gzip: false)

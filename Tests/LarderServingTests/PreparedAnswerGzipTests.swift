@@ -8,7 +8,8 @@ import Testing
 @Suite("PreparedAnswer: the gzip variant of a body over 1 KiB")
 struct PreparedAnswerGzipTests {
     /// 100 rates: about 1.5 KiB of JSON.
-    static let large = Array(("{\"rates\":{" + (0..<100).map { "\"C\($0)\":\(1000 + $0).25" }.joined(separator: ",") + "}}\n").utf8)
+    static let large = Array(
+        ("{\"rates\":{" + (0..<100).map { "\"C\($0)\":\(1000 + $0).25" }.joined(separator: ",") + "}}\n").utf8)
     static let gzip: HTTPHeaders = ["Accept-Encoding": "gzip, deflate"]
 
     static func answer(_ bytes: [UInt8] = large) -> PreparedAnswer {
