@@ -2,8 +2,8 @@ import LarderHTTP
 
 extension FuzzTarget {
     /// `Accept-Encoding` (each line one field of the request). The byte-level parser agrees with a
-    /// plain split-and-compare reading of the same rules, for each field and for all of them as one
-    /// list; a `gzip;q=0` added anywhere always refuses gzip.
+    /// plain split-and-compare reading of the same rules, for each field (as text and as the C string
+    /// a lean route reads) and for all of them as one list; a `gzip;q=0` added anywhere always refuses gzip.
     static let acceptEncoding = FuzzTarget("accept-encoding") { input throws(PropertyViolation) in
         let fields = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
@@ -13,6 +13,10 @@ extension FuzzTarget {
             let gzip = AcceptEncoding.prefersGzip(field)
             try expect(gzip == referencePrefersGzip(field),
                        "\(field.debugDescription): the parser says \(gzip), the reference the opposite")
+            if !field.utf8.contains(0) {
+                try expect(field.withCString { AcceptEncoding.prefersGzip(cString: $0) } == gzip,
+                           "\(field.debugDescription) read as a C string gives another answer")
+            }
         }
         let joined = fields.joined(separator: ",")
         try expect(AcceptEncoding.prefersGzip(headers) == referencePrefersGzip(joined),

@@ -31,8 +31,8 @@ public final class PreparedAnswer: Sendable {
     /// (RFC 9110 §14.2), and Larder's ranges are of identity bytes only; these whole-body answers
     /// then ignore the range itself, as §14.2 allows and as before.
     public func response(for request: Request, state: CacheState) -> Response {
-        if let variant = representation.gzip, request.headers["Range"] == nil,
-           AcceptEncoding.prefersGzip(request.headers), let bytes = variant.bytes {
+        if let variant = representation.gzip, request.prefersGzip, request.headers["Range"] == nil,
+           let bytes = variant.bytes {
             return answer(request, state, in: gzip, etag: variant.etag) {
                 build($0, etag: variant.etag, body: bytes, gzip: true)
             }

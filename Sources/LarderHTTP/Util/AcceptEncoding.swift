@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads `Accept-Encoding` (RFC 9110 §12.5.3) for the one content coding Larder offers besides
 /// identity: gzip. Byte by byte, without allocating, as it runs on the hot path.
 ///
@@ -28,6 +30,16 @@ public enum AcceptEncoding {
         weights.read(value)
         return weights.prefersGzip
     }
+
+    /// The same for a field's bytes as libmicrohttpd holds them, read in place (lean routes).
+    package static func prefersGzip(cString value: UnsafePointer<CChar>) -> Bool {
+        var weights = Weights()
+        let count = strlen(value)
+        value.withMemoryRebound(to: UInt8.self, capacity: count) {
+            weights.read(UnsafeBufferPointer(start: $0, count: count))
+        }
+        return weights.prefersGzip
+    }
 }
 
 /// The lowest weight each coding Larder knows was given, in thousandths; nil when not listed.
@@ -49,7 +61,7 @@ private struct Weights {
         value.withUTF8 { read($0) }
     }
 
-    private mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
         while start <= bytes.count {
             var end = start
