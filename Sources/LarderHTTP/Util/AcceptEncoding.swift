@@ -16,12 +16,10 @@ public enum AcceptEncoding {
     /// gzip the answer.
     public static func prefersGzip(_ headers: HTTPHeaders) -> Bool {
         var weights = Weights()
-        var present = false
         for field in headers where field.name.caseInsensitiveEquals(header) {
-            present = true
             weights.read(field.value)
         }
-        return present && weights.prefersGzip
+        return weights.prefersGzip
     }
 
     /// The same for the value of one `Accept-Encoding` field.
