@@ -26,7 +26,7 @@ public final class PreparedAnswer: Sendable {
     }
 
     /// The 200 or 304 in the encoding the request prefers. A body of 1 KiB or less has identity
-    /// only, and `Accept-Encoding` is not even read (the `/rates` hot path). A request carrying
+    /// only, and nothing more is looked at (the `/rates` hot path). A request carrying
     /// `Range` gets identity: a range counts the bytes of the representation the server selects
     /// (RFC 9110 §14.2), and Larder's ranges are of identity bytes only; these whole-body answers
     /// then ignore the range itself, as §14.2 allows and as before.
