@@ -54,7 +54,7 @@ BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
-         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "gzip": 18692}
+         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "gzip": 18695}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
