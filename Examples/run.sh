@@ -38,7 +38,8 @@ wait_for_port "$PORT" larder
 
 cat <<TEXT
 
-Larder is serving on http://127.0.0.1:$PORT (upstream: $UPSTREAM). Try:
+Larder is serving on http://127.0.0.1:$PORT (upstream: $UPSTREAM).
+Open http://127.0.0.1:$PORT/ in a browser for the status page. Or try:
 
   curl -i http://127.0.0.1:$PORT/health
   curl -i http://127.0.0.1:$PORT/rates

@@ -9,13 +9,15 @@ the time series (one year, and the whole history) are measured at full size. The
 documents, resident memory under load and start-to-ready on a warm cache of 10,000 documents.
 
 Then idle connections and churn (bench/idle.py): `GET /rates` with 0, 1,000 and 3,000 idle keep-alive
-connections open, and waves of new connections while wrk runs, Larder against nginx static. Last, the
-listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), Larder against nginx
+connections open, and waves of new connections while wrk runs, Larder against nginx static. Then the
+status page (bench/page.py): `GET /rates` with and without a headless chromium tab on the page. Last,
+the listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), Larder against nginx
 `gzip_static` and `gzip on`.
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
 `--only idle,churn` runs just those scenarios (a few minutes; BENCH_LARDER_BEFORE=PATH adds another
-larder binary as a target, to compare a change side by side); `--only gzip` the gzipped listing alone.
+larder binary as a target, to compare a change side by side); `--only page` the status page's;
+`--only gzip` the gzipped listing alone.
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000), BENCH_THREADS (Larder's and
 the ceiling's threads, default 1: Larder's default)."""
@@ -43,6 +45,7 @@ import urllib.request
 
 import idle
 import listing_gzip
+import page
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
@@ -54,14 +57,15 @@ BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
-         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "gzip": 18695}
+         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "page": 18690,
+         "gzip": 18695}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
 HISTORY_RANGE = "/1999-01-04.."
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn", "gzip"}
+ONLY_CHOICES = {"idle", "churn", "page", "gzip"}
 
 
 def url(target, path):
@@ -435,7 +439,9 @@ def run(processes):
         fields = dict(re.findall(r"^(RssAnon|RssFile):\s+(\d+)", status.read(), re.M))
     larder_rss_split = (int(fields.get("RssAnon", 0)), int(fields.get("RssFile", 0)))
 
-    idle_lines = run_idle(processes, static, nginx.pid, ONLY_CHOICES)
+    idle_lines = run_idle(processes, static, nginx.pid, {"idle", "churn"})
+    idle_lines += page.run(PORTS["larder"], [larder.pid], lambda address, pids: wrk(address, sample=pids), CONNECTIONS,
+                           ROUNDS)
 
     # A re-sync of 1,000 unchanged documents (and the big one): the index answers 304, no bodies move.
     request("DELETE", f"{UPSTREAM}/_control/requests")
@@ -526,41 +532,54 @@ def run_gzip(processes, static, nginx_pid, cache):
 
 
 def run_only(processes, scenarios):
-    """`--only idle,churn,gzip`: the sample upstream, nginx static and those scenarios alone."""
+    """`--only idle,churn,page,gzip`: the sample upstream and those scenarios alone (nginx static only for
+    idle, churn and gzip)."""
     upstream_root = os.path.join(WORK, "upstream")
     shutil.copytree(os.path.join(ROOT, "Examples/upstream/rates"), os.path.join(upstream_root, "rates"))
+    if "page" in scenarios:
+        write_documents(os.path.join(upstream_root, "docs"), SMALL_DOCUMENTS, big=True)
+        write_ecb_history(os.path.join(upstream_root, "rates", HISTORY_FILE))
     if "gzip" in scenarios:
         print(f"bench: writing {WARM_DOCUMENTS} documents …", flush=True)
         write_documents(os.path.join(upstream_root, "warm"), WARM_DOCUMENTS, big=False)
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
                                  "--log-level", "error"])
     wait_until(lambda: request("GET", f"{UPSTREAM}/_control/faults")[0] == 200, 10, "the sample upstream listening")
-    static = os.path.join(WORK, "static")
-    os.makedirs(static)
-    os.chmod(static, 0o755)
-    with open(os.path.join(static, "rates.json"), "wb"):
-        pass
-    template = {"work": WORK, "static": static, "static_port": PORTS["nginx"], "proxy_port": PORTS["proxy"]}
-    with open(os.path.join(ROOT, "bench/peers/nginx.conf")) as source, open(os.path.join(WORK, "nginx.conf"), "w") as out:
-        out.write(string.Template(source.read()).safe_substitute(template))
-    nginx = processes.start("nginx", ["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK])
-    wait_until(lambda: request("GET", url("nginx static", "/rates.json"))[0] == 200, 20, "nginx answering")
     with open("/proc/loadavg") as loadavg:
         load = loadavg.read().split()[:3]
+    with_nginx = scenarios & {"idle", "churn", "gzip"}
     lines = [f"## bench --only {','.join(sorted(scenarios))} — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
              f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds, medians; {os.cpu_count()} cores "
              f"shared by wrk, the clients and the servers (load average at start {' '.join(load)}); "
-             f"Larder on {THREADS} thread(s), nginx with 2 workers.", ""]
+             f"Larder on {THREADS} thread(s)" + (", nginx with 2 workers." if with_nginx else "."), ""]
+    if with_nginx:
+        static = os.path.join(WORK, "static")
+        os.makedirs(static)
+        os.chmod(static, 0o755)
+        with open(os.path.join(static, "rates.json"), "wb"):
+            pass
+        template = {"work": WORK, "static": static, "static_port": PORTS["nginx"], "proxy_port": PORTS["proxy"]}
+        with open(os.path.join(ROOT, "bench/peers/nginx.conf")) as source, open(os.path.join(WORK, "nginx.conf"), "w") as out:
+            out.write(string.Template(source.read()).safe_substitute(template))
+        nginx = processes.start("nginx", ["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK])
+        wait_until(lambda: request("GET", url("nginx static", "/rates.json"))[0] == 200, 20, "nginx answering")
     if scenarios & {"idle", "churn"}:
         lines += run_idle(processes, static, nginx.pid, scenarios & {"idle", "churn"})
+    if "page" in scenarios:
+        port = PORTS["page"]
+        larder = processes.start("page", larder_argv(port, os.path.join(WORK, "page-cache"), rates=HISTORY_FILE))
+        wait_until(lambda: mirrored(port) == SMALL_DOCUMENTS + 1, 600, "the mirror of 1,001 documents")
+        wait_until(lambda: request("GET", f"http://127.0.0.1:{port}/ready")[0] == 200, 120, "the rates history stored")
+        subprocess.run(["wrk", "-t1", f"-c{CONNECTIONS}", "-d3s", f"http://127.0.0.1:{port}/rates"], capture_output=True,
+                       check=True)
+        lines += page.run(port, [larder.pid], lambda address, pids: wrk(address, sample=pids), CONNECTIONS, ROUNDS)
     if "gzip" in scenarios:
         lines += run_gzip(processes, static, nginx.pid, os.path.join(WORK, "gzip-cache"))
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
-    # `--only idle,churn` keeps its report's name; other choices are named by what they ran.
-    name = "idle" if scenarios <= {"idle", "churn"} else "-".join(sorted(scenarios))
-    with open(os.path.join(ROOT, f".build/bench-{name}-report.md"), "w") as out:
+    name = "bench-idle-report.md" if scenarios <= {"idle", "churn"} else f"bench-{'-'.join(sorted(scenarios))}-report.md"
+    with open(os.path.join(ROOT, ".build", name), "w") as out:
         out.write(text + "\n")
 
 

@@ -5,6 +5,7 @@ public import LarderFreshness
 public import LarderHTTP
 public import LarderMetrics
 public import LarderRatesCache
+import LarderServing
 import LarderStore
 public import LarderUpstream
 public import Logging
@@ -22,7 +23,7 @@ public struct LarderApplication: Sendable {
     let store: Store?
     let client: UpstreamClient
     /// Every metric `/metrics` shows.
-    public let metrics = LarderMetrics()
+    public let metrics: LarderMetrics
     let logger: Logger
 
     /// Opens the store and loads what it holds, so the first request is served from disk.
@@ -36,11 +37,20 @@ public struct LarderApplication: Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let configured = configuration.rates != nil || configuration.documents != nil
-        let store = configured
+        let resources: [CacheResource] = (configuration.rates == nil ? [] : [.rates])
+            + (configuration.documents == nil ? [] : [.documents, .document])
+        let metrics = LarderMetrics(
+            resources: resources, version: LarderVersion.current, libmicrohttpd: HTTPServer.libraryVersion)
+        self.metrics = metrics
+        let store = !resources.isEmpty
             ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
         self.store = store
-        client = UpstreamClient(limits: upstreamLimits, version: LarderVersion.current, logger: logger)
+        // The shared decompressor's backstop must let every configured cap through.
+        var limits = upstreamLimits
+        limits.maxInflatedBytes = max(
+            limits.maxInflatedBytes, configuration.ratesMaxBytes, configuration.documentsIndexMaxBytes,
+            configuration.documentsMaxBytes)
+        client = UpstreamClient(limits: limits, version: LarderVersion.current, logger: logger)
         if let upstream = configuration.rates, let store {
             let settings = RatesCache.Settings(
                 upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
@@ -50,8 +60,11 @@ public struct LarderApplication: Sendable {
             rates = nil
         }
         if let upstream = configuration.documents, let store {
+            let settings = DocumentsCache.Settings(
+                upstream: upstream, ttl: configuration.documentsTTL,
+                indexMaxBytes: configuration.documentsIndexMaxBytes, documentMaxBytes: configuration.documentsMaxBytes)
             documents = try DocumentsCache(
-                upstream: upstream, ttl: configuration.documentsTTL, store: store,
+                settings, store: store,
                 directory: (configuration.cacheDirectory as NSString).appendingPathComponent("documents"),
                 client: client, clock: clock, events: metrics, logger: logger)
         } else {
@@ -77,6 +90,9 @@ public struct LarderApplication: Sendable {
         HealthRoutes.register(on: &router)
         OperationsRoutes(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
             .register(on: &router)
+        StatusPageRoutes(reporter: StatusReporter(
+            configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
+        ).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))

@@ -38,6 +38,8 @@ extension Configuration {
         }
         try resolver.apply(.ratesPollInterval, to: &configuration.ratesPollInterval) { try duration($0, atMost: .seconds(86400)) }
         try resolver.apply(.ratesMaxBytes, to: &configuration.ratesMaxBytes) { try byteCount($0) }
+        try resolver.apply(.documentsIndexMaxBytes, to: &configuration.documentsIndexMaxBytes) { try byteCount($0) }
+        try resolver.apply(.documentsMaxBytes, to: &configuration.documentsMaxBytes) { try byteCount($0) }
         try resolver.apply(.ratesCORS, to: &configuration.ratesCORS) { try origins($0) }
         try resolver.apply(.documentsCORS, to: &configuration.documentsCORS) { try origins($0) }
 

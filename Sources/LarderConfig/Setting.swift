@@ -22,6 +22,8 @@ public enum Setting: String, CaseIterable, Sendable {
     case ratesCORS = "rates-cors"
     case documentsCORS = "documents-cors"
     case ratesMaxBytes = "rates-max-bytes"
+    case documentsIndexMaxBytes = "documents-index-max-bytes"
+    case documentsMaxBytes = "documents-max-bytes"
 
     /// `--rates-ttl`
     public var flag: String { "--\(rawValue)" }

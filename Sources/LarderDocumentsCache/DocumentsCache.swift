@@ -10,17 +10,36 @@ public import Logging
 /// The documents mirror: the last valid index, the verified files on disk, and the refresher that
 /// keeps the index fresh and the files in step with it.
 public final class DocumentsCache: Sendable {
-    /// The index body cap (SPEC §6), counted after decompression.
-    public static let indexMaxBytes = 8 * 1024 * 1024
-    /// The document body cap (SPEC §6).
-    public static let documentMaxBytes = 64 * 1024 * 1024
+    /// The upstream and the limits the mirror runs under (SPEC §2, §6).
+    public struct Settings: Sendable {
+        public var upstream: UpstreamResource<DocumentsFormat>
+        public var ttl: Duration
+        /// The index body cap, counted after decompression.
+        public var indexMaxBytes: Int
+        /// The document body cap, counted after decompression.
+        public var documentMaxBytes: Int
+
+        public init(
+            upstream: UpstreamResource<DocumentsFormat>, ttl: Duration,
+            indexMaxBytes: Int = 64 * 1024 * 1024, documentMaxBytes: Int = 64 * 1024 * 1024
+        ) {
+            self.upstream = upstream
+            self.ttl = ttl
+            self.indexMaxBytes = indexMaxBytes
+            self.documentMaxBytes = documentMaxBytes
+        }
+    }
+
     /// How long a request for something not yet mirrored waits for its fetch (SPEC §4.5).
     public static let coldWait: Duration = .seconds(10)
 
     public let refresher: Refresher<DocumentsRefreshOutcome>
     let state: DocumentsState
     let downloads: DocumentDownloads
+    /// How far the running sync is (`/status`).
+    let progress = SyncProgress()
     let mirror: MirrorDirectory
+    let sweep: MirrorSweep
     let clock: any FreshnessClock
     let events: any CacheEvents
     let logger: Logger
@@ -28,9 +47,10 @@ public final class DocumentsCache: Sendable {
     /// Loads the mirror (kept, served stale, when `--documents-url` changed: SPEC §4.9) and cleans the directory of
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
     public init(
-        upstream: UpstreamResource<DocumentsFormat>, ttl: Duration, store: Store, directory: String,
+        _ settings: Settings, store: Store, directory: String,
         client: UpstreamClient, clock: any FreshnessClock, events: any CacheEvents = NoCacheEvents(), logger: Logger
     ) throws {
+        let upstream = settings.upstream
         self.clock = clock
         self.events = events
         self.logger = logger
@@ -42,19 +62,25 @@ public final class DocumentsCache: Sendable {
         mirror = try MirrorDirectory(path: directory)
         let item = try store.item(resource: DocumentEntryRecord.resource, key: DocumentsSync.indexKey)
         let entries = item == nil ? nil : try store.documentEntries()
-        let files = try Self.reconcile(store.documentFiles(), mirror: mirror, store: store, logger: logger)
+        // No file is checked here: the first sync sweeps them in the background, and a request finds a
+        // damaged one when it opens it, so start-up does not grow with the mirror.
+        let files = try store.documentFiles()
         let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
         self.state = state
         let downloader = DocumentDownloader(
-            mirror: mirror, store: store, client: client, maxBytes: Self.documentMaxBytes, events: events,
-            logger: logger)
-        let downloads = DocumentDownloads(downloader: downloader, state: state)
+            mirror: mirror, client: client, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
+        let downloads = DocumentDownloads(
+            downloader: downloader, state: state,
+            commits: GroupCommit(mirror: mirror, store: store, state: state, logger: logger),
+            progress: progress, logger: logger)
         self.downloads = downloads
+        let sweep = MirrorSweep(mirror: mirror, store: store, state: state, logger: logger)
+        self.sweep = sweep
         let sync = DocumentsSync(
-            upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror,
-            indexMaxBytes: Self.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
+            upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror, sweep: sweep,
+            indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
-            name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: ttl), clock: clock, fetchedAt: item?.fetchedAt,
+            name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: settings.ttl), clock: clock, fetchedAt: item?.fetchedAt,
             upstreamSwitch: upstreamSwitch, logger: logger
         ) { now in
             let started = ContinuousClock.now
@@ -64,32 +90,11 @@ public final class DocumentsCache: Sendable {
         }
     }
 
-    /// Drops records whose file is gone or has the wrong size, and deletes every file no record
-    /// names (temporary files of an interrupted download, bytes replaced just before a crash).
-    private static func reconcile(
-        _ files: [DocumentFileRecord], mirror: MirrorDirectory, store: Store, logger: Logger
-    ) throws -> [DocumentFileRecord] {
-        let broken = files.filter { mirror.size(of: $0.fileName) != $0.size }
-        if !broken.isEmpty {
-            logger.warning("documents: \(broken.count) stored file(s) missing or damaged; they will be fetched again")
-            try store.removeDocumentFiles(broken.map(\.name))
-        }
-        let kept = files.filter { file in !broken.contains { $0.name == file.name } }
-        let referenced = Set(kept.map(\.fileName))
-        var cleaned = 0
-        for name in mirror.listing() where !referenced.contains(name) {
-            mirror.remove(name)
-            cleaned += 1
-        }
-        if cleaned > 0 {
-            logger.notice("documents: removed \(cleaned) temporary or unlisted file(s) from the mirror directory")
-        }
-        return kept
-    }
-
-    /// Fetches a listed document now (joining a fetch in flight), waiting at most `coldWait`.
-    func fetchOnDemand(_ entry: DocumentEntryRecord) async -> DocumentDownloads.Result? {
-        await withDeadline(Self.coldWait, on: clock) {
+    /// Fetches a listed document now (joining a fetch in flight), waiting at most `coldWait`. A stored
+    /// copy that could not be served (missing or damaged on disk) is dropped first, so it is written anew.
+    func fetchOnDemand(_ entry: DocumentEntryRecord, unservable: DocumentFileRecord?) async -> DocumentDownloads.Result? {
+        if let unservable { sweep.drop(unservable) }
+        return await withDeadline(Self.coldWait, on: clock) {
             await self.downloads.fetch(entry, conditional: false, now: self.clock.now)
         }
     }
@@ -107,6 +112,9 @@ extension DocumentsCache {
 
     /// Documents whose latest download failed (their old copies, if any, are still served).
     public var failedDownloads: [(name: String, message: String)] { state.failures }
+
+    /// How far the running sync's downloads are; `running` is false between syncs.
+    public var syncProgress: SyncProgress.Snapshot { progress.snapshot }
 
     /// True once an index was accepted (readiness): listed documents not yet mirrored are fetched on demand.
     public var hasData: Bool { state.hasIndex }

@@ -18,6 +18,8 @@ final class DocumentsState: Sendable {
         var indexUpdatedAt: Date?
         /// The last download error of each document whose latest download failed (for `/status`).
         var failures: [String: String] = [:]
+        /// Bumped by every change of the entries, the files or the failures (the status page renders once per change).
+        var revision = 0
     }
 
     private let contents: Mutex<Contents>
@@ -61,6 +63,7 @@ final class DocumentsState: Sendable {
             contents.entries = entries
             contents.byName = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0) })
             contents.indexUpdatedAt = updatedAt
+            contents.revision += 1
         }
     }
 
@@ -68,11 +71,15 @@ final class DocumentsState: Sendable {
         contents.withLock { contents in
             contents.files[file.name] = file
             contents.failures[file.name] = nil
+            contents.revision += 1
         }
     }
 
     func recordFailure(_ name: String, _ message: String) {
-        contents.withLock { $0.failures[name] = message }
+        contents.withLock { contents in
+            contents.failures[name] = message
+            contents.revision += 1
+        }
     }
 
     /// Documents whose latest download failed, with the error (sorted by name).
@@ -80,9 +87,27 @@ final class DocumentsState: Sendable {
         contents.withLock { $0.failures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
+    /// Forgets `file` if it is still the document's current copy.
+    func removeFile(_ file: DocumentFileRecord) {
+        contents.withLock { contents in
+            if contents.files[file.name]?.fileName == file.fileName {
+                contents.files[file.name] = nil
+                contents.revision += 1
+            }
+        }
+    }
+
+    var revision: Int { contents.withLock { $0.revision } }
+
+    /// The entries, files and failures as one consistent reading.
+    var reading: (entries: [DocumentEntryRecord], files: [String: DocumentFileRecord], failures: [String: String]) {
+        contents.withLock { ($0.entries ?? [], $0.files, $0.failures) }
+    }
+
     func removeFiles(_ names: [String]) {
         contents.withLock { contents in
             for name in names { contents.files[name] = nil }
+            contents.revision += 1
         }
     }
 

@@ -4,13 +4,14 @@ public import LarderServing
 public import Prometheus
 import Synchronization
 
-/// Larder's Prometheus metrics (SPEC §3 `/metrics`), recorded through swift-metrics into one registry.
+/// Larder's Prometheus metrics (SPEC §3 `/metrics`): the events recorded through swift-metrics' types
+/// into one registry, every family named and described in `MetricFamily`.
 ///
-/// Not bootstrapped as the process-wide `MetricsSystem`: every metric is made with this factory,
-/// so tests can run several Larders in one process, each with its own numbers.
+/// Not bootstrapped as the process-wide `MetricsSystem`: every metric is made for this registry, so tests
+/// can run several Larders in one process, each with its own numbers.
 public final class LarderMetrics: RequestObserver, CacheEvents {
     public let registry = PrometheusCollectorRegistry()
-    let factory: PrometheusMetricsFactory
+    let make: MetricMaker
 
     /// Per route and status: the request counter and the route's latency histogram.
     private struct RouteMetrics: Sendable {
@@ -29,30 +30,34 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     private let hitCounters: [(resource: CacheResource, fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
 
     private struct CounterKey: Hashable {
-        let name: String
-        let dimensions: [String]
+        let family: MetricFamily
+        let labels: [String]
     }
 
     private let counters = Mutex<[CounterKey: CoreMetrics.Counter]>([:])
 
-    public init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        let buckets: [Duration] = [
-            .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
-            .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-            .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(2.5), .seconds(10),
-        ]
-        factory.durationHistogramBuckets["larder_http_request_duration_seconds"] = buckets
-        factory.durationHistogramBuckets["larder_refresh_duration_seconds"] = [
-            .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1),
-            .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120),
-        ]
-        self.factory = factory
-        hitCounters = CacheResource.allCases.map { resource in
-            (resource,
-             CoreMetrics.Counter(label: "larder_cache_hits_total", dimensions: [("resource", resource.rawValue)], factory: factory),
-             CoreMetrics.Counter(label: "larder_cache_stale_hits_total", dimensions: [("resource", resource.rawValue)], factory: factory))
+    /// `resources` are those configured (`document` with `documents`): their counters are exported at 0
+    /// from the first scrape, as `increase()` cannot see a counter's first step from a series that did
+    /// not exist. `version` and `libmicrohttpd` label `larder_build_info`.
+    public init(resources: [CacheResource], version: String, libmicrohttpd: String) {
+        let make = MetricMaker(registry: registry, factory: PrometheusMetricsFactory(registry: registry))
+        self.make = make
+        hitCounters = resources.map { resource in
+            let labels = [("resource", resource.rawValue)]
+            return (resource, make.counter(.cacheHits, labels), make.counter(.cacheStaleHits, labels))
         }
+        for resource in resources {
+            _ = counter(.cacheMisses, [("resource", resource.rawValue)])
+            _ = counter(.upstreamRegressionsRefused, [("resource", resource.rawValue)])
+            for outcome in FetchOutcome.allCases {
+                _ = counter(.upstreamFetches, [("resource", resource.rawValue), ("outcome", outcome.rawValue)])
+            }
+        }
+        // Only the rates follow a publication calendar.
+        if resources.contains(.rates) {
+            _ = counter(.publicationsMissed, [("resource", CacheResource.rates.rawValue)])
+        }
+        set(.buildInfo, 1, labels: [("version", version), ("libmicrohttpd", libmicrohttpd)])
     }
 
     // MARK: - Requests
@@ -60,14 +65,11 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     public func requestCompleted(route: String, status: Int, nanoseconds: Int64) {
         let metrics = routes.withLock { routes in
             if let found = routes.first(where: { $0.status == status && $0.route == route }) { return found }
-            // The factory hands back the same histogram for the same route, whatever the status.
+            // The registry hands back the same histogram for the same route, whatever the status.
             let made = RouteMetrics(
                 route: route, status: status,
-                requests: CoreMetrics.Counter(
-                    label: "larder_http_requests_total", dimensions: [("route", route), ("status", String(status))],
-                    factory: factory),
-                latency: CoreMetrics.Timer(
-                    label: "larder_http_request_duration_seconds", dimensions: [("route", route)], factory: factory))
+                requests: make.counter(.httpRequests, [("route", route), ("status", String(status))]),
+                latency: make.timer(.httpRequestDuration, [("route", route)]))
             routes.append(made)
             return made
         }
@@ -78,50 +80,40 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     // MARK: - Caches
 
     public func hit(_ resource: CacheResource, stale: Bool) {
-        // Every resource's counters were made up front, so exactly one entry matches.
+        // Every configured resource's counters were made up front, so exactly one entry matches.
         for counters in hitCounters where counters.resource == resource {
             (stale ? counters.stale : counters.fresh).increment()
         }
     }
 
     public func miss(_ resource: CacheResource) {
-        counter("larder_cache_misses_total", [("resource", resource.rawValue)]).increment()
+        counter(.cacheMisses, [("resource", resource.rawValue)]).increment()
     }
 
     public func upstreamFetch(_ resource: CacheResource, outcome: FetchOutcome) {
-        counter("larder_upstream_fetches_total", [("resource", resource.rawValue), ("outcome", outcome.rawValue)]).increment()
+        counter(.upstreamFetches, [("resource", resource.rawValue), ("outcome", outcome.rawValue)]).increment()
     }
 
     public func refreshed(_ resource: CacheResource, duration: Duration) {
-        CoreMetrics.Timer(label: "larder_refresh_duration_seconds", dimensions: [("resource", resource.rawValue)], factory: factory)
+        make.timer(.refreshDuration, [("resource", resource.rawValue)])
             .recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000
                 + duration.components.attoseconds / 1_000_000_000)
     }
 
     public func regressionRefused(_ resource: CacheResource) {
-        counter("larder_upstream_regressions_refused_total", [("resource", resource.rawValue)]).increment()
+        counter(.upstreamRegressionsRefused, [("resource", resource.rawValue)]).increment()
     }
 
     public func publicationMissed(_ resource: CacheResource) {
-        counter("larder_publications_missed_total", [("resource", resource.rawValue)]).increment()
+        counter(.publicationsMissed, [("resource", resource.rawValue)]).increment()
     }
 
-    /// Sets a gauge (documents count and bytes, seconds since the last success), read at scrape time.
-    public func gauge(_ name: String, _ dimensions: [(String, String)] = [], _ value: Double) {
-        CoreMetrics.Gauge(label: name, dimensions: dimensions, factory: factory).record(value)
-    }
-
-    /// The Prometheus text exposition of every metric.
-    public func exposition() -> [UInt8] {
-        registry.emitToBuffer()
-    }
-
-    /// The counter of that name and labels, made once and kept (the hit counters are on the hot path).
-    private func counter(_ name: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
-        let key = CounterKey(name: name, dimensions: dimensions.flatMap { [$0.0, $0.1] })
+    /// The counter of that family and labels, made once and kept (the hit counters are on the hot path).
+    private func counter(_ family: MetricFamily, _ labels: [(String, String)]) -> CoreMetrics.Counter {
+        let key = CounterKey(family: family, labels: labels.flatMap { [$0.0, $0.1] })
         return counters.withLock { counters in
             if let found = counters[key] { return found }
-            let made = CoreMetrics.Counter(label: name, dimensions: dimensions, factory: factory)
+            let made = make.counter(family, labels)
             counters[key] = made
             return made
         }

@@ -2,6 +2,10 @@ import Foundation
 import LarderHTTP
 import LarderRates
 import LarderServing
+import Synchronization
+
+/// Counts the snapshots made (`RatesSnapshot.generation`).
+private let snapshotGenerations = Atomic<Int>(0)
 
 /// The stored rates as served: the newest day (with the feed's names) and the whole history, the
 /// default answers rendered once, and every other answer rendered on first request and kept until
@@ -15,6 +19,9 @@ final class RatesSnapshot: Sendable {
     let currencies: PreparedAnswer
     let storedAt: Date
     let answers = AnswerCache()
+    /// Unique to this snapshot in the process: what a reader keeps to tell a later snapshot from
+    /// this one without keeping this one (and its answers) alive.
+    let generation = snapshotGenerations.add(1, ordering: .relaxed).newValue
 
     init(latest set: RateSet, storedAt: Date, history: RatesHistory) {
         self.set = set

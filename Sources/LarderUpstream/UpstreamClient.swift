@@ -25,6 +25,9 @@ public final class UpstreamClient: Sendable {
         // A refused connection fails at once instead of being retried until the connect timeout:
         // the freshness layer has its own backoff, and a fast, clear error is what /status should show.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // As many keep-alive connections per upstream as the documents mirror runs downloads at once (16);
+        // the default 8 would leave half of them queued.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
         // The decompressor inflates everything one socket read brings before back-pressure can act,
         // so the read size bounds a gzip bomb's burst (about 1000 times it). Reads of at most 16 KiB
         // keep that burst near 16 MiB whatever the cap; AsyncHTTPClient offers no other hook for it.

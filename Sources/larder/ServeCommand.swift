@@ -28,6 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
     var ratesPollInterval: String?
     @Option(name: .customLong("rates-max-bytes"), help: "Largest rates body taken from the upstream, after decompression (default 32m).")
     var ratesMaxBytes: String?
+    @Option(name: .customLong("documents-index-max-bytes"), help: "Largest documents index taken from the upstream, after decompression (default 64m).")
+    var documentsIndexMaxBytes: String?
+    @Option(name: .customLong("documents-max-bytes"), help: "Largest document taken from the upstream, after decompression (default 64m).")
+    var documentsMaxBytes: String?
     @Option(name: .customLong("rates-cors"), help: "Web origins that may read the rates: *, none, or a comma list of origins (default *).")
     var ratesCORS: String?
     @Option(name: .customLong("documents-cors"), help: "Web origins that may read the documents: *, none, or a comma list (default none).")
@@ -62,7 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
             (.clientTimeout, clientTimeout), (.maxConnections, maxConnections),
             (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule),
             (.ratesPollInterval, ratesPollInterval), (.ratesMaxBytes, ratesMaxBytes), (.ratesCORS, ratesCORS),
-            (.documentsCORS, documentsCORS),
+            (.documentsCORS, documentsCORS), (.documentsIndexMaxBytes, documentsIndexMaxBytes),
+            (.documentsMaxBytes, documentsMaxBytes),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { setting, value in value.map { (setting, $0) } })
     }

@@ -49,6 +49,7 @@ struct ConfigurationTests {
             .adminToken: "s3cret", .threads: "3", .logLevel: "debug", .logFormat: "json", .clientTimeout: "10s",
             .maxConnections: "100", .maxConnectionsPerIP: "10", .ratesSchedule: "ttl", .ratesPollInterval: "5m",
             .ratesCORS: "https://App.example, http://localhost:3000", .documentsCORS: "*", .ratesMaxBytes: "64m",
+            .documentsIndexMaxBytes: "128m", .documentsMaxBytes: "1g",
         ]
         #expect(flags.count == Setting.allCases.count)
         let configuration = try Configuration.resolve(flags: flags, environment: [:])
@@ -71,6 +72,8 @@ struct ConfigurationTests {
         #expect(configuration.ratesCORS == .list(["https://app.example", "http://localhost:3000"]))
         #expect(configuration.documentsCORS == .any)
         #expect(configuration.ratesMaxBytes == 64 << 20)
+        #expect(configuration.documentsIndexMaxBytes == 128 << 20)
+        #expect(configuration.documentsMaxBytes == 1 << 30)
     }
 
     @Test func theNewDefaultsFollowTheSpec() throws {
@@ -80,6 +83,8 @@ struct ConfigurationTests {
         #expect(configuration.ratesCORS == .any, "rates are public reference data")
         #expect(configuration.documentsCORS == .none, "a mirror may hold private documents")
         #expect(configuration.ratesMaxBytes == 32 << 20, "the ECB's full history fits")
+        #expect(configuration.documentsIndexMaxBytes == 64 << 20, "an index of 100,000 entries fits")
+        #expect(configuration.documentsMaxBytes == 64 << 20)
         let none = try Configuration.resolve(flags: [.ratesCORS: "none"], environment: ["LARDER_DOCUMENTS_CORS": "*"])
         #expect(none.ratesCORS == .none && none.documentsCORS == .any)
     }
@@ -88,6 +93,7 @@ struct ConfigurationTests {
         (Setting.ratesCORS, "https://a.example/"), (.ratesCORS, "ftp://a.example"), (.documentsCORS, "a.example"),
         (.documentsCORS, "https://a.example/path"), (.ratesCORS, "https://a.example,"), (.ratesSchedule, "weekly"),
         (.ratesPollInterval, "0"), (.ratesMaxBytes, "12"), (.ratesMaxBytes, "2t"), (.ratesMaxBytes, "-1m"),
+        (.documentsIndexMaxBytes, "1000"), (.documentsIndexMaxBytes, "lots"), (.documentsMaxBytes, "2tib"),
     ])
     func refusesBadNewValuesNamingTheFlag(setting: Setting, value: String) {
         #expect {

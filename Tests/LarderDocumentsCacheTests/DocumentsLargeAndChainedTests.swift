@@ -90,6 +90,30 @@ struct DocumentsLargeAndChainedTests {
         }
     }
 
+    @Test func theConfiguredCapsBoundTheIndexAndEachDocument() async throws {
+        // The sample documents are a few bytes each and pass a 4 KiB cap; their index is far over 256 bytes.
+        var large = TestDocument("large.txt", "")
+        large.content = noise(8 * 1024, seed: 3)
+        try await withDocuments(sampleDocuments + [large]) { configuration, _ in
+            configuration.documentsMaxBytes = 4 * 1024
+        } _: { larder, _ in
+            #expect(try await larder.waitForSync())
+            let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
+            let failed = status?["documents"]?["failed_documents"] as? [[String: Any]]
+            #expect(failed?.map { $0["name"] as? String } == ["large.txt"], "\(String(describing: failed))")
+            #expect((failed?.first?["error"] as? String)?.contains("4096 bytes cap") == true, "\(String(describing: failed))")
+            #expect(try await larder.get("/documents/a.txt").status == 200)
+        }
+        try await withDocuments(sampleDocuments) { configuration, _ in
+            configuration.documentsIndexMaxBytes = 256
+        } _: { larder, _ in
+            let refresh = try await larder.post("/documents/refresh")
+            #expect(refresh.status == 502)
+            #expect(refresh.text.contains("256 bytes cap"), "\(refresh.text)")
+            #expect(try await larder.get("/documents").status != 200, "no index was accepted")
+        }
+    }
+
     @Test func aSecondLarderMirrorsTheFirst() async throws {
         try await withDocuments(sampleDocuments) { first, _ in
             #expect(try await first.waitForSync())

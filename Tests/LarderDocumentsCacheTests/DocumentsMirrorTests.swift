@@ -3,6 +3,7 @@ import LarderApp
 import LarderConfig
 import LarderDocumentsCache
 import LarderFreshness
+import LarderStore
 import LarderTesting
 import Testing
 
@@ -23,6 +24,15 @@ struct DocumentsMirrorTests {
             let health = try await larder.get("/health")
             #expect(health.status == 200)
             #expect(larder.application?.documents?.refresher.isRefreshing == true, "answered while the sync runs")
+            // The sync's progress, while it runs (each download takes 400 ms).
+            var during: [String: Any]?
+            #expect(try await eventually(timeout: .seconds(5)) {
+                let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
+                during = status?["documents"]?["sync"] as? [String: Any]
+                return during?["total"] as? Int == 3
+            })
+            #expect(during?["running"] as? Bool == true)
+            #expect((during?["done"] as? Int).map { $0 < 3 } == true, "\(String(describing: during))")
             #expect(try await larder.waitForSync())
             for document in sampleDocuments {
                 let answer = try await larder.get("/documents/" + document.name)
@@ -42,6 +52,41 @@ struct DocumentsMirrorTests {
             let counts = try await upstream.allRequests()
             #expect(counts[DocumentsFeed.indexPath]?.statuses == ["304": 1])
             #expect(counts.keys.sorted() == [DocumentsFeed.indexPath], "no document downloaded again")
+        }
+    }
+
+    @Test func manyDocumentsCommitInBatchesAndStrayOrDamagedFilesAreFoundAfterStart() async throws {
+        // More than two batches' worth, so full batches and the last partial one all commit.
+        let many = (0..<600).map { TestDocument("n\($0).txt", "document \($0)\n") }
+        try await withDocuments(many) { larder, _ in
+            #expect(try await larder.waitForSync())
+            let progress = larder.application?.documents?.syncProgress
+            #expect(progress == SyncProgress.Snapshot(
+                running: false, total: 600, done: 600, failed: 0, bytes: many.reduce(0) { $0 + $1.content.count }))
+            let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
+            #expect((status?["documents"]?["counts"] as? [String: Any])?["mirrored"] as? Int == 600)
+            let sync = status?["documents"]?["sync"] as? [String: Any]
+            #expect(sync?["running"] as? Bool == false && sync?["done"] as? Int == 600 && sync?["total"] as? Int == 600)
+            let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
+            #expect(try store.documentFiles().count == 600)
+
+            // A file renamed into place by a batch that never committed (a kill between the two).
+            await larder.stop()
+            let directory = larder.cacheDirectory + "/documents"
+            let stray = "n1.txt~" + String(repeating: "f", count: 16)
+            try Data("not committed".utf8).write(to: URL(fileURLWithPath: directory + "/" + stray))
+            try await larder.start()
+            #expect(try await larder.waitForSync())
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(!files.contains(stray), "the first sync sweeps files no record names")
+            #expect(files.count == 600)
+            #expect(try await larder.get("/documents/n1.txt").body == many[1].content)
+
+            // A file damaged while Larder runs is found when a request opens it, and fetched again.
+            let damaged = try #require(files.first { $0.hasPrefix("n3.txt~") })
+            try Data("x".utf8).write(to: URL(fileURLWithPath: directory + "/" + damaged))
+            let answer = try await larder.get("/documents/n3.txt")
+            #expect(answer.status == 200 && answer.body == many[3].content, "\(answer.status) \(answer.text)")
         }
     }
 

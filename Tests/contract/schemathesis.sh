@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The HTTP contract, checked against the real server: openapi.yaml must be a valid OpenAPI 3.1
 # document, and schemathesis must find no difference between it and a running Larder mirroring
-# the bundled sample upstream; then a real Frankfurter client from PyPI against the same server. Run by
-# `make test` after the Swift tests (debug binaries).
+# the bundled sample upstream; then a real Frankfurter client from PyPI against the same server; then
+# `promtool check metrics` on its /metrics, which must find nothing, and every larder_* series the
+# alerting rules read must be exported. Run by `make test` after the Swift tests (debug binaries).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-$(swift build --show-bin-path)}
@@ -14,6 +15,7 @@ CACHE=$(mktemp -d /tmp/larder-contract.XXXXXX)
 # what people use), pinned in Tests/requirements.txt.
 python3 Tests/tools/python-tools.py
 schemathesis=$(python3 Tests/tools/python-tools.py --which schemathesis)
+bash Tests/tools/promtool.sh
 
 python3 - <<'PY'
 import yaml
@@ -48,3 +50,27 @@ ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
 
 python3 Tests/contract/frankfurter_client.py "$PORT"
+
+# Prometheus's own linter on the live metrics, after requests that give the request families more
+# routes (every other family has samples from the start: counters at 0, gauges read at scrape time).
+get() { python3 -c "import urllib.request,urllib.error,sys
+try: sys.stdout.buffer.write(urllib.request.urlopen('http://127.0.0.1:$PORT$1', timeout=5).read())
+except urllib.error.HTTPError: pass"; }
+for path in /rates /documents /documents/handbook.txt /nowhere /metrics; do get "$path" >/dev/null; done
+metrics=$(get /metrics)
+lint=0
+findings=$(promtool check metrics <<<"$metrics" 2>&1) || lint=$?
+if [ "$lint" != 0 ] || [ -n "$findings" ]; then
+    echo "promtool check metrics (exit $lint) found:" >&2
+    echo "$findings" >&2
+    exit 1
+fi
+# The names the rules read must be the names Larder exports (the rules' own tests use made-up series).
+read_by_rules=$(grep -oE 'larder_[a-z_]+' Docker/prometheus/larder-alerts.yaml | sort -u)
+missing=$(for name in $read_by_rules; do grep -q "^# TYPE $name " <<<"$metrics" || echo "$name"; done)
+if [ -n "$missing" ]; then
+    echo "Docker/prometheus/larder-alerts.yaml reads series /metrics does not export:" $missing >&2
+    exit 1
+fi
+echo "promtool check metrics: no findings in $(grep -c '^# TYPE ' <<<"$metrics") families; the" \
+    "$(wc -w <<<"$read_by_rules") larder_* series the alerting rules read are all exported"

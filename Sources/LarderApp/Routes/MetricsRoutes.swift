@@ -6,7 +6,8 @@ import LarderMetrics
 import LarderRatesCache
 import LarderServing
 
-/// `GET /metrics`: the Prometheus text format, with the gauges that describe state read at scrape time.
+/// `GET /metrics`: the Prometheus text format, with the gauges that describe state read at scrape time,
+/// so every series the alerting rules read is there from the first scrape.
 struct MetricsRoutes: Sendable {
     let metrics: LarderMetrics
     let rates: RatesCache?
@@ -22,27 +23,32 @@ struct MetricsRoutes: Sendable {
     }
 
     private func updateGauges() {
+        metrics.set(.ready, Readiness(rates: rates, documents: documents).isReady ? 1 : 0)
         if let rates {
             record(.rates, rates.refresher)
-            metrics.gauge("larder_rates_days", [], Double(rates.summary.days))
+            metrics.set(.rateSets, Double(rates.summary.days))
         }
         if let documents {
             record(.documents, documents.refresher)
             let summary = documents.summary
-            metrics.gauge("larder_documents", [], Double(summary.mirrored))
-            metrics.gauge("larder_documents_listed", [], Double(summary.listed))
-            metrics.gauge("larder_documents_bytes", [], Double(summary.bytes))
+            metrics.set(.documentsListed, Double(summary.listed))
+            metrics.set(.documentsMirrored, Double(summary.mirrored))
+            metrics.set(.documentsBytes, Double(summary.bytes))
+            metrics.set(.documentsFailed, Double(documents.failedDownloads.count))
         }
     }
 
-    /// Seconds since the upstream last confirmed the data (-1 before the first success), and whether it is stale.
+    /// Whether the copy is stale, the failures in a row, and when the upstream last confirmed it: the
+    /// refresher's `fetchedAt`, which starts from the store's `fetched_at`, so a restart while the upstream
+    /// is down keeps it (and LarderResourceStale can still fire). Absent only while nothing was ever
+    /// fetched, when `larder_ready` is 0.
     private func record<Outcome>(_ resource: CacheResource, _ refresher: Refresher<Outcome>) {
+        let labels = [("resource", resource.rawValue)]
         let status = refresher.status
-        let now = refresher.clock.now
-        let age = status.fetchedAt.map { now.timeIntervalSince($0) } ?? -1
-        metrics.gauge("larder_seconds_since_last_update", [("resource", resource.rawValue)], age)
-        let stale = refresher.freshness().isExpired
-        metrics.gauge("larder_resource_stale", [("resource", resource.rawValue)], stale ? 1 : 0)
-        metrics.gauge("larder_refresh_failures", [("resource", resource.rawValue)], Double(status.failures))
+        metrics.set(.resourceStale, refresher.freshness().isExpired ? 1 : 0, labels: labels)
+        metrics.set(.refreshConsecutiveFailures, Double(status.failures), labels: labels)
+        if let fetchedAt = status.fetchedAt {
+            metrics.set(.lastSuccessTimestamp, fetchedAt.timeIntervalSince1970, labels: labels)
+        }
     }
 }

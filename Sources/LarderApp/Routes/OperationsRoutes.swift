@@ -1,14 +1,8 @@
 import Foundation
 import LarderConfig
-import LarderDocuments
 import LarderDocumentsCache
-import LarderFormats
-import LarderFreshness
 import LarderHTTP
-import LarderRates
 import LarderRatesCache
-import LarderServing
-import LarderUpstream
 
 /// `GET /ready` and `GET /status` (SPEC §3): readiness for orchestrators, and what each resource is doing.
 struct OperationsRoutes: Sendable {
@@ -24,13 +18,7 @@ struct OperationsRoutes: Sendable {
 
     /// 200 when every configured resource has data; else 503 with the reasons.
     func ready() -> Response {
-        var reasons: [String] = []
-        if let rates, !rates.hasData {
-            reasons.append("rates: nothing cached yet" + Self.lastError(rates.refresher.status))
-        }
-        if let documents, !documents.hasData {
-            reasons.append("documents: no index accepted yet" + Self.lastError(documents.refresher.status))
-        }
+        let reasons = Readiness(rates: rates, documents: documents).reasons
         let body: [String: Any] = reasons.isEmpty ? ["status": "ready"] : ["status": "not_ready", "reasons": reasons]
         var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
         if !reasons.isEmpty { headers.add("Retry-After", "5") }
@@ -38,71 +26,11 @@ struct OperationsRoutes: Sendable {
     }
 
     func status() -> Response {
-        var resources: [String: Any] = [:]
-        if let rates, let upstream = configuration.rates {
-            var entry = Self.describe(rates.refresher, url: upstream.url, format: upstream.format.rawValue)
-            let summary = rates.summary
-            entry["counts"] = ["days": summary.days, "latest_date": summary.latestDate as Any? ?? NSNull()]
-            let schedule = rates.publicationSchedule
-            entry["schedule"] = schedule.schedule
-            entry["next_publication"] = schedule.nextPublication.map(Self.timestamp) ?? NSNull()
-            entry["publications_missed"] = schedule.missed
-            resources[CacheResource.rates.rawValue] = entry
-        } else {
-            resources[CacheResource.rates.rawValue] = ["configured": false]
-        }
-        if let documents, let upstream = configuration.documents {
-            var entry = Self.describe(documents.refresher, url: upstream.url, format: upstream.format.rawValue)
-            let summary = documents.summary
-            let failed = documents.failedDownloads
-            entry["counts"] = [
-                "listed": summary.listed, "mirrored": summary.mirrored, "bytes": summary.bytes, "failed": failed.count,
-            ]
-            entry["failed_documents"] = failed.prefix(20).map { ["name": $0.name, "error": $0.message] }
-            resources[CacheResource.documents.rawValue] = entry
-        } else {
-            resources[CacheResource.documents.rawValue] = ["configured": false]
-        }
-        let body: [String: Any] = [
-            "version": LarderVersion.current,
-            "started_at": Self.timestamp(startedAt),
-            "resources": resources,
-        ]
+        let report = StatusReporter(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
+            .report()
         return Response(
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
-            body: .bytes(SharedBytes(Self.json(body))))
-    }
-
-    private static func describe<Outcome>(_ refresher: Refresher<Outcome>, url: String, format: String) -> [String: Any] {
-        let status = refresher.status
-        var entry: [String: Any] = [
-            "configured": true,
-            "upstream": UpstreamClient.redacted(url),
-            "format": format,
-            "ttl_seconds": Int(refresher.ttl.timeInterval),
-            "fetched_at": status.fetchedAt.map(timestamp) ?? NSNull(),
-            "last_success": status.lastSuccess.map(timestamp) ?? NSNull(),
-            "last_attempt": status.lastAttempt.map(timestamp) ?? NSNull(),
-            "next_refresh": (status.retryAt ?? status.nextRefresh).map(timestamp) ?? NSNull(),
-            "refreshing": refresher.isRefreshing,
-            "consecutive_failures": status.failures,
-            "stale": refresher.freshness().isExpired,
-        ]
-        if let error = status.lastError {
-            let at: Any = status.lastErrorAt.map { timestamp($0) as Any } ?? NSNull()
-            entry["last_error"] = ["kind": error.kind.rawValue, "message": error.message, "at": at] as [String: Any]
-        } else {
-            entry["last_error"] = NSNull()
-        }
-        return entry
-    }
-
-    private static func lastError(_ status: RefreshStatus) -> String {
-        status.lastError.map { " (last fetch failed: \($0.message))" } ?? " (the first fetch is running)"
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        RFC3339.string(date, milliseconds: false)
+            body: .bytes(SharedBytes(Self.json(report.jsonObject))))
     }
 
     private static func json(_ value: [String: Any]) -> [UInt8] {

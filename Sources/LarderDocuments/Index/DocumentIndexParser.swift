@@ -3,8 +3,8 @@ import LarderFormats
 
 /// Reads an upstream documents index (SPEC §5), XML or JSON, into a `DocumentIndex`: all or nothing.
 public enum DocumentIndexParser {
-    /// The default cap on an index body, as SPEC §6 sets it (8 MiB).
-    public static let defaultMaxBytes = 8 * 1024 * 1024
+    /// The default cap on an index body, as SPEC §6 sets it (64 MiB: an index of 100,000 entries fits).
+    public static let defaultMaxBytes = 64 * 1024 * 1024
 
     /// Parses `body` as `format` (`.auto` detects it). Relative URLs, and names without a URL, resolve
     /// against `indexURL`. Throws on the first violation of any rule; a refused index changes nothing.

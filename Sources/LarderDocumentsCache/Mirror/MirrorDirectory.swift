@@ -35,12 +35,12 @@ struct MirrorDirectory: Sendable {
         return (descriptor, fileName)
     }
 
-    /// Renames a complete, fsynced temporary file to its final name, then fsyncs the directory so the rename survives a crash.
-    func install(temporary: String, as fileName: String) throws {
+    /// Renames a complete, fsynced temporary file to its final name. Durable only after `syncDirectory()`,
+    /// which a batch of renames shares.
+    func place(temporary: String, as fileName: String) throws {
         guard rename(path + "/" + temporary, path + "/" + fileName) == 0 else {
             throw MirrorError("cannot install \(fileName): \(String(cString: strerror(errno)))")
         }
-        syncDirectory()
     }
 
     func remove(_ fileName: String) {
@@ -54,7 +54,13 @@ struct MirrorDirectory: Sendable {
         if let bytes = mappings.bytes(fileName, size: size, open: { openForReading(fileName) }) {
             return .mapped(bytes)
         }
-        return openForReading(fileName).map { .descriptor($0.descriptor, size: $0.size) }
+        guard let (descriptor, actual) = openForReading(fileName) else { return nil }
+        // Start-up checks no file (it would cost a pass over all of them), so a damaged one is found here.
+        guard actual == UInt64(size) else {
+            close(descriptor)
+            return nil
+        }
+        return .descriptor(descriptor, size: actual)
     }
 
     /// Opens a stored file for reading; nil when it is missing or is not a regular file (a symlink is refused).
@@ -76,6 +82,13 @@ struct MirrorDirectory: Sendable {
         return Int(info.st_size)
     }
 
+    /// When an entry of the directory was last modified, or nil when it is gone.
+    func modified(_ fileName: String) -> Date? {
+        var info = stat()
+        guard lstat(path + "/" + fileName, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
+    }
+
     /// Every entry of the directory except `.` and `..`.
     func listing() -> [String] {
         guard let handle = opendir(path) else { return [] }
@@ -88,11 +101,16 @@ struct MirrorDirectory: Sendable {
         return names
     }
 
-    func syncDirectory() {
+    /// Makes the renames done so far survive a crash.
+    func syncDirectory() throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        guard descriptor >= 0 else {
+            throw MirrorError("cannot open the documents directory: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw MirrorError("cannot fsync the documents directory: \(String(cString: strerror(errno)))")
+        }
     }
 }
 

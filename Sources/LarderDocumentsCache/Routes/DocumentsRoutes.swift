@@ -77,7 +77,7 @@ public struct DocumentsRoutes: Sendable {
         if let file, let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response
         }
-        let result = await cache.fetchOnDemand(entry)
+        let result = await cache.fetchOnDemand(entry, unservable: file)
         if let file = cache.state.lookup(name).file,
            let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response

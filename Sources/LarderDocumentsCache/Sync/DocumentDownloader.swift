@@ -7,7 +7,8 @@ import LarderUpstream
 import Logging
 
 /// Downloads one document (SPEC §4.8): streamed to a temporary file in the mirror's directory,
-/// verified against the index's `size` and `sha256`, fsynced, renamed into place, then committed.
+/// verified against the index's `size` and `sha256` and fsynced, then handed to `GroupCommit`, which
+/// renames it into place and records it with others in one transaction.
 struct DocumentDownloader: Sendable {
     /// What a download did.
     enum Outcome: Sendable, Equatable {
@@ -15,16 +16,15 @@ struct DocumentDownloader: Sendable {
     }
 
     let mirror: MirrorDirectory
-    let store: Store
     let client: UpstreamClient
     let maxBytes: Int
     let events: any CacheEvents
     let logger: Logger
 
-    /// Fetches `entry` (conditionally, with `current`'s validators, when `conditional`) and installs it.
+    /// Fetches `entry` (conditionally, with `current`'s validators, when `conditional`) and stages it for its commit.
     func download(
         _ entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool, now: Date
-    ) async -> Result<(Outcome, DocumentFileRecord), RefreshError> {
+    ) async -> Result<StagedDownload, RefreshError> {
         let temporary: (descriptor: Int32, fileName: String)
         do {
             temporary = try mirror.createTemporary(for: entry.name)
@@ -59,7 +59,7 @@ struct DocumentDownloader: Sendable {
             file.updatedAt = entry.updatedAt
             file.etag = sent.etag ?? file.etag
             file.lastModified = sent.lastModified ?? file.lastModified
-            return commit(file).map { (.unchanged, $0) }
+            return .success(StagedDownload(file: file, outcome: .unchanged, temporary: nil, replaced: nil))
         case .streamed(let body):
             let (count, sha256) = sink.finish()
             let verified = (entry.size.map { $0 == count } ?? true) && (entry.sha256.map { $0 == sha256 } ?? true)
@@ -73,35 +73,32 @@ struct DocumentDownloader: Sendable {
             let fileName = MirrorDirectory.fileName(for: entry.name, sha256: sha256)
             let same = current?.fileName == fileName
             if !same {
+                // Each file's own fsync, here where downloads run side by side; the batch then needs only
+                // its renames, one directory fsync and one transaction.
                 guard fsync(temporary.descriptor) == 0 else {
                     return .failure(RefreshError(.store, "\(entry.name): fsync failed: \(String(cString: strerror(errno)))"))
                 }
-                do {
-                    try mirror.install(temporary: temporary.fileName, as: fileName)
-                    keepTemporary = true
-                } catch {
-                    return .failure(RefreshError(.store, "\(error)"))
-                }
+                keepTemporary = true
             }
             let file = DocumentFileRecord(
                 name: entry.name, fileName: fileName, size: count, sha256: sha256, contentType: entry.contentType,
                 createdAt: entry.createdAt, updatedAt: entry.updatedAt, storedAt: same ? current!.storedAt : now,
                 fetchedAt: now, etag: body.validators.etag, lastModified: body.validators.lastModified)
-            let result = commit(file)
-            if case .success = result, let old = current, !same {
-                // Only after the commit: a crash before it leaves the old copy listed and whole.
-                mirror.remove(old.fileName)
-            }
-            return result.map { (current == nil ? .added : same ? .unchanged : .updated, $0) }
+            return .success(StagedDownload(
+                file: file, outcome: current == nil ? .added : same ? .unchanged : .updated,
+                temporary: same ? nil : temporary.fileName, replaced: same ? nil : current?.fileName))
         }
     }
+}
 
-    private func commit(_ file: DocumentFileRecord) -> Result<DocumentFileRecord, RefreshError> {
-        do {
-            try store.commitDocumentFile(file)
-            return .success(file)
-        } catch {
-            return .failure(RefreshError(.store, error.message))
-        }
-    }
+/// A verified download waiting for its durable commit.
+struct StagedDownload: Sendable {
+    /// The record committed for it.
+    let file: DocumentFileRecord
+    let outcome: DocumentDownloader.Outcome
+    /// The fsynced temporary file renamed to `file.fileName` at the commit; nil when those bytes are
+    /// already in place (a 304, or the same content again).
+    let temporary: String?
+    /// The previous copy's file, deleted only after the commit, so a crash leaves the old copy listed and whole.
+    let replaced: String?
 }

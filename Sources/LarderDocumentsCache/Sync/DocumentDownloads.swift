@@ -1,49 +1,104 @@
 import Foundation
 import LarderFreshness
 import LarderStore
+import Logging
 
 /// Runs document downloads: one at a time per name (a request and a sync share it), at most
-/// `parallel` at once, and publishes each installed file to the served state.
+/// `parallel` at once for a sync, their commits batched by `GroupCommit`.
 struct DocumentDownloads: Sendable {
     typealias Result = Swift.Result<DocumentDownloader.Outcome, RefreshError>
 
-    static let parallel = 4
+    /// Downloads of one sync at once, over the upstream client's keep-alive pool.
+    static let parallel = 16
+    /// How often a running sync logs its progress.
+    static let progressInterval: Duration = .seconds(5)
 
     let downloader: DocumentDownloader
     let state: DocumentsState
+    let commits: GroupCommit
+    let progress: SyncProgress
+    let logger: Logger
     let flight = SingleFlight<String, Result>()
 
-    /// Downloads one document, or joins its download in flight; nil when the caller was cancelled.
+    /// Downloads one document for a waiting client, or joins its download in flight, and commits it at
+    /// once; nil when the caller was cancelled.
     func fetch(_ entry: DocumentEntryRecord, conditional: Bool, now: Date) async -> Result? {
-        await flight.run(entry.name) {
-            let current = state.lookup(entry.name).file
-            switch await downloader.download(entry, current: current, conditional: conditional, now: now) {
-            case .success(let (outcome, file)):
-                state.setFile(file)
-                return .success(outcome)
-            case .failure(let error):
-                state.recordFailure(entry.name, error.message)
-                return .failure(error)
+        let result = await flight.run(entry.name) {
+            await download(entry, conditional: conditional, now: now) { staged in
+                commits.commitNow(staged).map { .failure($0) } ?? .success(staged.outcome)
             }
+        }
+        // Joined a sync's download: it may wait in a batch; the client should not.
+        if case .success = result, state.lookup(entry.name).file == nil { commits.flush(holding: entry.name) }
+        return result
+    }
+
+    /// Downloads every `(entry, conditional)` with at most `parallel` running, committing in batches;
+    /// every result is final (committed or failed) when this returns.
+    func run(_ work: [(DocumentEntryRecord, Bool)], now: Date) async -> [(name: String, result: Result)] {
+        progress.start(total: work.count)
+        defer { progress.stop() }
+        var results = await withTaskGroup(of: (String, Result)?.self) { group in
+            var results: [(name: String, result: Result)] = []
+            var pending = work[...]
+            func next() -> Bool {
+                guard let (entry, conditional) = pending.popFirst() else { return false }
+                group.addTask {
+                    let result = await flight.run(entry.name) {
+                        await download(entry, conditional: conditional, now: now) { staged in
+                            commits.add(staged)
+                            return .success(staged.outcome)
+                        }
+                    }
+                    return (entry.name, result ?? .failure(.cancelled))
+                }
+                return true
+            }
+            var running = 0
+            while running < Self.parallel, next() { running += 1 }
+            // Commits a slow sync's batch in time, and says how far the sync is.
+            group.addTask { await ticker(); return nil }
+            while running > 0, let finished = await group.next() {
+                guard let finished else { continue }
+                results.append(finished)
+                if !next() { running -= 1 }
+            }
+            group.cancelAll()
+            return results
+        }
+        let failures = commits.flush()
+        for index in results.indices {
+            if let error = failures[results[index].name] { results[index].result = .failure(error) }
+        }
+        return results
+    }
+
+    /// One download, handed to `commit` when verified; counted in the progress either way.
+    private func download(
+        _ entry: DocumentEntryRecord, conditional: Bool, now: Date,
+        commit: (StagedDownload) -> Result
+    ) async -> Result {
+        let current = state.lookup(entry.name).file
+        switch await downloader.download(entry, current: current, conditional: conditional, now: now) {
+        case .success(let staged):
+            progress.finished(bytes: staged.temporary == nil ? 0 : staged.file.size, failed: false)
+            return commit(staged)
+        case .failure(let error):
+            progress.finished(bytes: 0, failed: true)
+            state.recordFailure(entry.name, error.message)
+            return .failure(error)
         }
     }
 
-    /// Downloads every `(entry, conditional)` with at most `parallel` running.
-    func run(_ work: [(DocumentEntryRecord, Bool)], now: Date) async -> [Result] {
-        await withTaskGroup(of: Result.self) { group in
-            var results: [Result] = []
-            var pending = work[...]
-            for _ in 0..<min(Self.parallel, pending.count) {
-                let (entry, conditional) = pending.removeFirst()
-                group.addTask { await fetch(entry, conditional: conditional, now: now) ?? .failure(.cancelled) }
-            }
-            while let result = await group.next() {
-                results.append(result)
-                if let (entry, conditional) = pending.popFirst() {
-                    group.addTask { await fetch(entry, conditional: conditional, now: now) ?? .failure(.cancelled) }
-                }
-            }
-            return results
+    /// Until cancelled: commits a batch whose oldest waited long enough, and logs progress every few seconds.
+    private func ticker() async {
+        var lastLog = ContinuousClock.now
+        while (try? await Task.sleep(for: GroupCommit.maxDelay / 4)) != nil {
+            commits.flushIfDue()
+            guard ContinuousClock.now - lastLog >= Self.progressInterval else { continue }
+            lastLog = .now
+            let figures = progress.snapshot
+            logger.info("documents: sync \(figures.done)/\(figures.total) downloads, \(figures.bytes) bytes, \(figures.failed) failed")
         }
     }
 }

@@ -19,6 +19,7 @@ struct DocumentsSync: Sendable {
     let state: DocumentsState
     let downloads: DocumentDownloads
     let mirror: MirrorDirectory
+    let sweep: MirrorSweep
     let indexMaxBytes: Int
     /// Pending while the mirror came from a previous upstream URL (SPEC §4.9).
     let upstreamSwitch: UpstreamSwitch
@@ -30,6 +31,7 @@ struct DocumentsSync: Sendable {
         // Read once: the index commit completes the switch, and this sync's downloads still treat
         // every mirrored file as the previous upstream's.
         let switching = upstreamSwitch.isPending
+        sweep.runOnce()
         do {
             outcome.indexNotModified = try await refreshIndex(now, switching: switching)
         } catch let error as RefreshError {
@@ -131,7 +133,7 @@ struct DocumentsSync: Sendable {
             }
         }
         let results = await downloads.run(work, now: now)
-        for result in results {
+        for (_, result) in results {
             switch result {
             case .success(.added): outcome.added += 1
             case .success(.updated): outcome.updated += 1

@@ -57,7 +57,10 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// `libmicrohttpd 1.0.10`: the library this process runs on, as it reports itself (`MHD_get_version()`),
     /// not the headers it was built with.
-    public static var library: String { "libmicrohttpd \(String(cString: MHD_get_version()))" }
+    public static var library: String { "libmicrohttpd \(libraryVersion)" }
+
+    /// `1.0.10`: the version alone (`larder_build_info`'s label).
+    public static var libraryVersion: String { String(cString: MHD_get_version()) }
 
     /// The port the server listens on (the real one when started with port 0); 0 before `start`.
     public var port: Int { state.withLock { $0.port } }

@@ -148,7 +148,21 @@ extension Store {
 
     /// Records a document's new bytes (after they were renamed into place).
     public func commitDocumentFile(_ file: DocumentFileRecord) throws(StoreError) {
-        try write { db in try file.save(db) }
+        try commitDocumentFiles([file])
+    }
+
+    /// Records a batch of documents' new bytes in one transaction (one commit, one WAL sync, for the batch).
+    public func commitDocumentFiles(_ files: [DocumentFileRecord]) throws(StoreError) {
+        try write { db in
+            for file in files { try file.save(db) }
+        }
+    }
+
+    /// Removes a document's record if it still names `fileName` (a newer copy committed since is kept).
+    public func removeDocumentFile(name: String, fileName: String) throws(StoreError) {
+        try write { db in
+            _ = try DocumentFileRecord.filter(Column("name") == name && Column("file_name") == fileName).deleteAll(db)
+        }
     }
 
     /// Removes documents' records (their files are deleted by the caller after this commits).

@@ -1,0 +1,62 @@
+import Foundation
+import LarderDocumentsCache
+import LarderFormats
+import LarderServing
+
+extension StatusReport {
+    /// The body of `GET /status` (openapi.yaml's `Status`): sorted keys, `null` for what is not known.
+    var jsonObject: [String: Any] {
+        [
+            "version": version,
+            "started_at": Self.timestamp(startedAt),
+            "resources": [
+                CacheResource.rates.rawValue: rates?.jsonObject ?? ["configured": false],
+                CacheResource.documents.rawValue: documents?.jsonObject ?? ["configured": false],
+            ],
+        ]
+    }
+
+    /// RFC 3339 to the second, as every time in `/status` is written.
+    static func timestamp(_ date: Date) -> String {
+        RFC3339.string(date, milliseconds: false)
+    }
+}
+
+extension ResourceReport {
+    var jsonObject: [String: Any] {
+        let time = { (date: Date?) -> Any in date.map(StatusReport.timestamp) ?? NSNull() }
+        var entry: [String: Any] = [
+            "configured": true,
+            "upstream": upstream,
+            "format": format,
+            "ttl_seconds": ttlSeconds,
+            "fetched_at": time(fetchedAt),
+            "last_success": time(lastSuccess),
+            "last_attempt": time(lastAttempt),
+            "next_refresh": time(nextRefresh),
+            "refreshing": refreshing,
+            "consecutive_failures": consecutiveFailures,
+            "stale": stale,
+            "last_error": lastError.map { ["kind": $0.kind, "message": $0.message, "at": time($0.at)] as [String: Any] }
+                ?? NSNull(),
+        ]
+        switch counts {
+        case .rates(let days, let latestDate):
+            entry["counts"] = ["days": days, "latest_date": latestDate as Any? ?? NSNull()]
+        case .documents(let listed, let mirrored, let bytes, let failed):
+            entry["counts"] = ["listed": listed, "mirrored": mirrored, "bytes": bytes, "failed": failed]
+            entry["failed_documents"] = failedDocuments.map { ["name": $0.name, "error": $0.message] }
+        }
+        if let sync {
+            entry["sync"] = [
+                "running": sync.running, "done": sync.done, "total": sync.total, "failed": sync.failed, "bytes": sync.bytes,
+            ] as [String: Any]
+        }
+        if let publication {
+            entry["schedule"] = publication.schedule
+            entry["next_publication"] = time(publication.next)
+            entry["publications_missed"] = publication.missed
+        }
+        return entry
+    }
+}

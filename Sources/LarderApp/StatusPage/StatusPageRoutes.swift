@@ -1,0 +1,16 @@
+import LarderConfig
+import LarderHTTP
+
+/// `GET /` (and `HEAD`): the status page, for a person with a browser (README, "Status page").
+struct StatusPageRoutes: Sendable {
+    let pages: StatusPages
+
+    init(reporter: StatusReporter) {
+        pages = StatusPages(reporter: reporter, adminTokenRequired: reporter.configuration.adminToken != nil)
+    }
+
+    func register(on router: inout Router) {
+        // A plain load (no query) is a lean request; a query takes the usual way to the same handler.
+        router.add(.get, "/", reads: ["If-None-Match"], .adaptive { request in pages.answer(request) })
+    }
+}

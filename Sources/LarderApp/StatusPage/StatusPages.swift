@@ -1,0 +1,131 @@
+import LarderDocumentsCache
+import LarderFreshness
+import LarderHTTP
+import LarderRatesCache
+import LarderServing
+import Synchronization
+
+/// The status page's bytes for each selection, rendered once per change of what the page shows and
+/// shared by every request until the next change: a request compares a cheap `PageVersion`, and
+/// only a changed one renders — off the server's threads, so the hot path never waits for it.
+final class StatusPages: Sendable {
+    /// How many selections (base × chart currency) are kept, and how many bytes in all.
+    static let countLimit = 64
+    static let byteLimit = 16 * 1024 * 1024
+
+    private struct Kept {
+        var version: PageVersion?
+        var pages: [PageSelection?: RenderedPage] = [:]
+        var bytes = 0
+    }
+
+    private let reporter: StatusReporter
+    private let adminTokenRequired: Bool
+    private let kept = Mutex(Kept())
+
+    init(reporter: StatusReporter, adminTokenRequired: Bool) {
+        self.reporter = reporter
+        self.adminTokenRequired = adminTokenRequired
+    }
+
+    /// The page for `request`: at once when it is rendered already, else rendered asynchronously;
+    /// a bad query answers a JSON 400 like the other routes.
+    func answer(_ request: Request) -> Handler.Answer {
+        let rates = reporter.rates?.view
+        let version = PageVersion(rates: reporter.rates, view: rates, documents: reporter.documents)
+        let selection: PageSelection?
+        do throws(HTTPError) {
+            let query = try PageQuery.parse(request.query)
+            selection = try rates.map { view throws(HTTPError) in try query.selection(in: view) }
+        } catch {
+            return .now(error.response)
+        }
+        if let page = kept.withLock({ $0.version == version ? $0.pages[selection] : nil }) {
+            return .now(page.response(for: request))
+        }
+        return .later { [self] request in
+            render(version, rates, selection).response(for: request)
+        }
+    }
+
+    /// Renders and keeps the page (a newer version replaces every page kept for an older one).
+    private func render(_ version: PageVersion, _ rates: RatesView?, _ selection: PageSelection?) -> RenderedPage {
+        let content = PageContent(
+            report: reporter.report(), rates: rates.map { view in (view, selection) },
+            documents: reporter.documents.map { ($0.documentStatuses, $0.hasData) },
+            adminTokenRequired: adminTokenRequired)
+        let page = RenderedPage(StatusPageDocument.render(content))
+        return kept.withLock { kept in
+            if kept.version != version {
+                kept = Kept(version: version)
+            }
+            if let first = kept.pages[selection] { return first }
+            if kept.pages.count < Self.countLimit, kept.bytes + page.byteCount <= Self.byteLimit {
+                kept.pages[selection] = page
+                kept.bytes += page.byteCount
+            }
+            return page
+        }
+    }
+}
+
+/// What the page shows depends on, read per request without rendering anything: the refreshers'
+/// records and freshness, the rates' and the documents' revisions. Equal versions, equal pages. It
+/// holds no data, so an old version keeps no old snapshot alive.
+struct PageVersion: Sendable, Equatable {
+    /// One refresher's part.
+    struct Refreshing: Sendable, Equatable {
+        let status: RefreshStatus
+        let running: Bool
+        let stale: Bool
+
+        init<Outcome>(_ refresher: Refresher<Outcome>) {
+            status = refresher.status
+            running = refresher.isRefreshing
+            stale = refresher.freshness().isExpired
+        }
+    }
+
+    let rates: Refreshing?
+    let ratesRevision: Int?
+    let publication: ResourceReport.Publication?
+    let documents: Refreshing?
+    let documentsRevision: Int?
+    let documentsSync: SyncProgress.Snapshot?
+
+    /// `view` is the rates' view the page is rendered from (read once by the caller).
+    init(rates: RatesCache?, view: RatesView?, documents: DocumentsCache?) {
+        self.rates = rates.map { Refreshing($0.refresher) }
+        ratesRevision = view?.revision
+        publication = rates.map { cache in
+            let schedule = cache.publicationSchedule
+            return .init(schedule: schedule.schedule, next: schedule.nextPublication, missed: schedule.missed)
+        }
+        self.documents = documents.map { Refreshing($0.refresher) }
+        documentsRevision = documents?.revision
+        documentsSync = documents?.syncProgress
+    }
+}
+
+/// One rendered page: the 200 and the 304, prepared once.
+final class RenderedPage: Sendable {
+    let etag: String
+    let ok: PreparedResponse
+    let notModified: PreparedResponse
+    var byteCount: Int { ok.body.count }
+
+    init(_ bytes: [UInt8]) {
+        etag = Representation.etag(for: bytes)
+        var headers = PagePolicy.headers
+        headers.add("ETag", etag)
+        notModified = PreparedResponse(status: .notModified, headers: headers, body: SharedBytes([]))
+        headers.add("Content-Type", "text/html; charset=utf-8")
+        ok = PreparedResponse(status: .ok, headers: headers, body: SharedBytes(bytes))
+    }
+
+    /// 304 when the client's `If-None-Match` names this page.
+    func response(for request: Request) -> Response {
+        let current = ConditionalRequest.isNotModified(request.headers, etag: etag, lastModified: nil)
+        return Response(prepared: current ? notModified : ok)
+    }
+}

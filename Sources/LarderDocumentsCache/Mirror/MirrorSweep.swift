@@ -1,0 +1,66 @@
+import Foundation
+import LarderStore
+import Logging
+import Synchronization
+
+/// The pass over every stored file that start-up does not wait for: run once, at the start of the
+/// first sync, it drops records whose file is missing or damaged (the sync then fetches them again)
+/// and deletes files no record names that predate this process (temporary files of an interrupted
+/// download, files a batch renamed but never committed, bytes replaced just before a crash).
+final class MirrorSweep: Sendable {
+    let mirror: MirrorDirectory
+    let store: Store
+    let state: DocumentsState
+    let logger: Logger
+    /// Files made after this are this process's own work in progress, never swept.
+    let startedAt: Date
+    private let done = Mutex(false)
+
+    init(mirror: MirrorDirectory, store: Store, state: DocumentsState, logger: Logger, startedAt: Date = Date()) {
+        self.mirror = mirror
+        self.store = store
+        self.state = state
+        self.logger = logger
+        self.startedAt = startedAt
+    }
+
+    /// Sweeps the mirror the first time it is called; later calls return at once.
+    func runOnce() {
+        let first = done.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        let files = state.files.values
+        var broken = 0
+        for file in files where mirror.size(of: file.fileName) != file.size {
+            drop(file)
+            broken += 1
+        }
+        if broken > 0 {
+            logger.warning("documents: \(broken) stored file(s) missing or damaged; they will be fetched again")
+        }
+        let referenced = Set(state.files.values.map(\.fileName))
+        var cleaned = 0
+        for name in mirror.listing() where !referenced.contains(name) {
+            guard let modified = mirror.modified(name), modified < startedAt else { continue }
+            mirror.remove(name)
+            cleaned += 1
+        }
+        if cleaned > 0 {
+            logger.notice("documents: removed \(cleaned) temporary or unlisted file(s) from the mirror directory")
+        }
+    }
+
+    /// Forgets a stored copy found missing or damaged, unless a newer copy replaced it meanwhile.
+    func drop(_ file: DocumentFileRecord) {
+        do {
+            try store.removeDocumentFile(name: file.name, fileName: file.fileName)
+        } catch {
+            logger.error("documents: cannot drop the damaged copy of \(file.name): \(error)")
+            return
+        }
+        state.removeFile(file)
+        mirror.remove(file.fileName)
+    }
+}

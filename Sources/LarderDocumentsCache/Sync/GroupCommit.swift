@@ -1,0 +1,128 @@
+import Foundation
+import LarderFreshness
+import LarderStore
+import Logging
+import Synchronization
+
+/// Makes verified downloads durable in batches: their renames, one directory fsync and one SQLite
+/// transaction per batch instead of per document. A batch commits when it holds `batchSize` downloads,
+/// when its oldest has waited `maxDelay` (so a slow sync still shows progress), or when the sync ends.
+///
+/// A kill at any moment leaves only whole, committed documents listed: a file renamed but never
+/// committed is named by no record, and start-up deletes it (`DocumentsCache.reconcile`).
+final class GroupCommit: Sendable {
+    static let batchSize = 256
+    static let maxDelay: Duration = .seconds(1)
+
+    private struct Pending {
+        var batch: [StagedDownload] = []
+        var oldest: ContinuousClock.Instant?
+        /// Downloads that failed at their commit, kept for the sync to count.
+        var failures: [String: RefreshError] = [:]
+    }
+
+    let mirror: MirrorDirectory
+    let store: Store
+    let state: DocumentsState
+    let logger: Logger
+    private let pending = Mutex(Pending())
+
+    init(mirror: MirrorDirectory, store: Store, state: DocumentsState, logger: Logger) {
+        self.mirror = mirror
+        self.store = store
+        self.state = state
+        self.logger = logger
+    }
+
+    /// Queues `staged`, committing the batch when it is full.
+    func add(_ staged: StagedDownload) {
+        let full = pending.withLock { pending -> [StagedDownload]? in
+            pending.batch.append(staged)
+            if pending.oldest == nil { pending.oldest = .now }
+            return pending.batch.count >= Self.batchSize ? Self.take(&pending) : nil
+        }
+        if let full { record(commit(full)) }
+    }
+
+    /// Commits what is queued when its oldest has waited `maxDelay`.
+    func flushIfDue() {
+        let due = pending.withLock { pending -> [StagedDownload]? in
+            guard let oldest = pending.oldest, ContinuousClock.now - oldest >= Self.maxDelay else { return nil }
+            return Self.take(&pending)
+        }
+        if let due { record(commit(due)) }
+    }
+
+    /// Commits what is queued now if it holds `name`: a client is waiting for that document.
+    func flush(holding name: String) {
+        let batch = pending.withLock { pending -> [StagedDownload]? in
+            pending.batch.contains { $0.file.name == name } ? Self.take(&pending) : nil
+        }
+        if let batch { record(commit(batch)) }
+    }
+
+    /// Commits everything queued now, and hands over every commit failure since the last call.
+    func flush() -> [String: RefreshError] {
+        record(commit(pending.withLock { Self.take(&$0) }))
+        return pending.withLock { pending in
+            defer { pending.failures = [:] }
+            return pending.failures
+        }
+    }
+
+    /// Commits one download at once, on its own: a client is waiting for it.
+    func commitNow(_ staged: StagedDownload) -> RefreshError? {
+        commit([staged]).first?.error
+    }
+
+    private static func take(_ pending: inout Pending) -> [StagedDownload] {
+        defer {
+            pending.batch = []
+            pending.oldest = nil
+        }
+        return pending.batch
+    }
+
+    private func record(_ failed: [(name: String, error: RefreshError)]) {
+        guard !failed.isEmpty else { return }
+        pending.withLock { pending in
+            for (name, error) in failed { pending.failures[name] = error }
+        }
+    }
+
+    /// Renames the batch's files into place, fsyncs the directory once, records them in one
+    /// transaction, then publishes them and deletes the copies they replace.
+    private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
+        guard !batch.isEmpty else { return [] }
+        var failed: [(name: String, error: RefreshError)] = []
+        var placed: [StagedDownload] = []
+        for staged in batch {
+            guard let temporary = staged.temporary else {
+                placed.append(staged)
+                continue
+            }
+            do {
+                try mirror.place(temporary: temporary, as: staged.file.fileName)
+                placed.append(staged)
+            } catch {
+                mirror.remove(temporary)
+                failed.append((staged.file.name, RefreshError(.store, "\(error)")))
+            }
+        }
+        do {
+            if placed.contains(where: { $0.temporary != nil }) { try mirror.syncDirectory() }
+            try store.commitDocumentFiles(placed.map(\.file))
+            for staged in placed {
+                state.setFile(staged.file)
+                // Only after the commit: a crash before it leaves the old copy listed and whole.
+                if let old = staged.replaced, old != staged.file.fileName { mirror.remove(old) }
+            }
+        } catch {
+            // The placed files stay on disk unlisted, and start-up deletes them; the old copies stay served.
+            logger.error("documents: cannot commit \(placed.count) download(s): \(error)")
+            failed += placed.map { ($0.file.name, RefreshError(.store, "\(error)")) }
+        }
+        for (name, error) in failed { state.recordFailure(name, error.message) }
+        return failed
+    }
+}

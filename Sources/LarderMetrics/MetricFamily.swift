@@ -1,0 +1,90 @@
+/// Every metric family `/metrics` shows, with its type and help text: the one place names and help live,
+/// so the two never drift. Names follow Prometheus's conventions (base units, `_total` on counters),
+/// which `make test` checks with `promtool check metrics` on a live Larder.
+public enum MetricFamily: String, CaseIterable, Sendable {
+    // Requests.
+    case httpRequests = "larder_http_requests_total"
+    case httpRequestDuration = "larder_http_request_duration_seconds"
+
+    // The caches and their upstreams.
+    case cacheHits = "larder_cache_hits_total"
+    case cacheStaleHits = "larder_cache_stale_hits_total"
+    case cacheMisses = "larder_cache_misses_total"
+    case upstreamFetches = "larder_upstream_fetches_total"
+    case upstreamRegressionsRefused = "larder_upstream_regressions_refused_total"
+    case publicationsMissed = "larder_publications_missed_total"
+    case refreshDuration = "larder_refresh_duration_seconds"
+
+    // State, read at scrape time.
+    case ready = "larder_ready"
+    case resourceStale = "larder_resource_stale"
+    case lastSuccessTimestamp = "larder_last_success_timestamp_seconds"
+    case refreshConsecutiveFailures = "larder_refresh_consecutive_failures"
+    case rateSets = "larder_rates_sets"
+    case documentsListed = "larder_documents_listed"
+    case documentsMirrored = "larder_documents_mirrored"
+    case documentsBytes = "larder_documents_bytes"
+    case documentsFailed = "larder_documents_failed"
+    case buildInfo = "larder_build_info"
+
+    // The process, as every Prometheus client library exports it (Linux only).
+    case processCPUSeconds = "process_cpu_seconds_total"
+    case processResidentMemory = "process_resident_memory_bytes"
+    case processVirtualMemory = "process_virtual_memory_bytes"
+    case processOpenFDs = "process_open_fds"
+    case processMaxFDs = "process_max_fds"
+    case processStartTime = "process_start_time_seconds"
+
+    /// The Prometheus metric types Larder uses.
+    public enum Kind: String, Sendable {
+        case counter, gauge, histogram
+    }
+
+    public var name: String { rawValue }
+
+    public var kind: Kind {
+        switch self {
+        case .httpRequests, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamRegressionsRefused,
+             .publicationsMissed, .processCPUSeconds:
+            .counter
+        case .httpRequestDuration, .refreshDuration:
+            .histogram
+        case .ready, .resourceStale, .lastSuccessTimestamp, .refreshConsecutiveFailures, .rateSets, .documentsListed,
+             .documentsMirrored, .documentsBytes, .documentsFailed, .buildInfo, .processResidentMemory,
+             .processVirtualMemory, .processOpenFDs, .processMaxFDs, .processStartTime:
+            .gauge
+        }
+    }
+
+    /// The `# HELP` text.
+    public var help: String {
+        switch self {
+        case .httpRequests: "HTTP requests answered, by route pattern and status code."
+        case .httpRequestDuration: "Time from a request's arrival to its answer being queued, by route pattern."
+        case .cacheHits: "Requests answered from a fresh cached copy."
+        case .cacheStaleHits: "Requests answered from an expired cached copy (the upstream has not confirmed it in time)."
+        case .cacheMisses: "Requests that found nothing cached and waited for the upstream."
+        case .upstreamFetches: "Upstream requests by outcome: 200 (taken), 304, error (no usable answer), refused (invalid payload)."
+        case .upstreamRegressionsRefused: "Upstream answers older than the cached copy, refused."
+        case .publicationsMissed: "Expected publications (the ECB's daily rates) that had not arrived by their cutoff."
+        case .refreshDuration: "Time one refresh took, from its start to its commit or failure."
+        case .ready: "1 when every configured resource has data (GET /ready answers 200), else 0."
+        case .resourceStale: "1 while the resource's cached copy is past its freshness, else 0."
+        case .lastSuccessTimestamp:
+            "Unix time the upstream last confirmed or replaced the cached copy (kept in the store across restarts); absent before the first success."
+        case .refreshConsecutiveFailures: "Refreshes that failed in a row since the last success."
+        case .rateSets: "Rate sets stored (one per publication day)."
+        case .documentsListed: "Documents the accepted index lists."
+        case .documentsMirrored: "Documents the index lists that are mirrored on disk."
+        case .documentsBytes: "Bytes of the mirrored documents the index lists."
+        case .documentsFailed: "Documents the index lists whose latest download failed or did not verify."
+        case .buildInfo: "Always 1; the labels name Larder's version and the libmicrohttpd it runs on."
+        case .processCPUSeconds: "Total user and system CPU time spent in seconds."
+        case .processResidentMemory: "Resident memory size in bytes."
+        case .processVirtualMemory: "Virtual memory size in bytes."
+        case .processOpenFDs: "Number of open file descriptors."
+        case .processMaxFDs: "Maximum number of open file descriptors."
+        case .processStartTime: "Start time of the process since unix epoch in seconds."
+        }
+    }
+}
