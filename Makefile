@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page epoll-churn fuzz
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page bench-gzip epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -79,6 +79,10 @@ bench-idle: build
 bench-page: build
 	@{ command -v chromedriver && command -v wrk; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq chromium chromium-driver wrk >/dev/null; } || { echo "bench-page needs: apt-get install -y chromium chromium-driver wrk"; exit 1; }
 	python3 bench/bench.py --only page
+
+## bench-gzip: only the gzipped-listing scenario of make bench, 10,000 documents, Larder against nginx gzip_static and gzip on (a few minutes)
+bench-gzip: build
+	python3 bench/bench.py --only gzip
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
 epoll-churn:

@@ -20,6 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // gzip of a prepared body, once per change: compress-nio compresses one buffer in one call over
+        // the system zlib (on NIOCore, already here through AsyncHTTPClient). swift-nio-extras'
+        // NIOHTTPCompression is a NIO channel handler that compresses each response as it is written:
+        // per request, and inside a NIO pipeline, which libmicrohttpd is not. No `br`: no Swift brotli
+        // package is at hand, and a hand-written encoder is not worth its risk.
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // libmicrohttpd, found through pkg-config: `make deps` puts its static build (1.0.10 or later) first
@@ -77,6 +83,8 @@ let package = Package(
                 "LarderFreshness",
                 "LarderFormats",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // Strict readers shared by the upstream formats: JSON keeping number text, XML screening and the
@@ -188,13 +196,15 @@ let package = Package(
         ),
         // The one way tests run Larder (in the spirit of HummingbirdTesting): `withLarder` builds the
         // application and runs exactly the binary's services on a manual clock beside a sample
-        // upstream; also the wire-level client, the child-process runner, `eventually`.
+        // upstream; also the wire-level client, the child-process runner, `eventually`, `gunzip`.
         .target(
             name: "LarderTesting",
             dependencies: [
                 "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The fuzz targets: every parser of untrusted bytes, with the properties each input must keep.
@@ -232,7 +242,7 @@ let package = Package(
             name: "LarderDocumentsCacheTests",
             dependencies: [
                 "LarderDocumentsCache", "LarderDocuments", "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig",
-                "LarderStore", "LarderFreshness", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
+                "LarderStore", "LarderFreshness", "LarderServing", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The application's own routes (/health, /ready, /status, /metrics, the status page) on a Larder run by withLarder.

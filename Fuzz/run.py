@@ -25,7 +25,7 @@ FIXTURES = ROOT.parent / "shared" / "fixtures"
 
 # The dictionary each target's mutations draw tokens from (Fuzz/dict/NAME.dict).
 DICTIONARIES = {
-    "path": "http", "rates-query": "http", "byte-range": "http", "conditional": "http",
+    "path": "http", "rates-query": "http", "byte-range": "http", "conditional": "http", "accept-encoding": "http",
     "bearer-token": "http", "json-reader": "json", "xml-screen": "xml", "ecb-rates": "xml",
     "pipe-rates": "pipe", "json-rates": "json", "json-index": "json", "xml-index": "xml",
     "rfc3339": "time", "document-name": "http", "document-url": "http", "duration": "time",

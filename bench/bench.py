@@ -10,11 +10,14 @@ documents, resident memory under load and start-to-ready on a warm cache of 10,0
 
 Then idle connections and churn (bench/idle.py): `GET /rates` with 0, 1,000 and 3,000 idle keep-alive
 connections open, and waves of new connections while wrk runs, Larder against nginx static. Then the
-status page (bench/page.py): `GET /rates` with and without a headless chromium tab on the page.
+status page (bench/page.py): `GET /rates` with and without a headless chromium tab on the page. Last,
+the listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), Larder against nginx
+`gzip_static` and `gzip on`.
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
 `--only idle,churn` runs just those scenarios (a few minutes; BENCH_LARDER_BEFORE=PATH adds another
-larder binary as a target, to compare a change side by side); `--only page` the status page's.
+larder binary as a target, to compare a change side by side); `--only page` the status page's;
+`--only gzip` the gzipped listing alone.
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (default 10000), BENCH_THREADS (Larder's and
 the ceiling's threads, default 1: Larder's default)."""
@@ -41,6 +44,7 @@ import urllib.error
 import urllib.request
 
 import idle
+import listing_gzip
 import page
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
@@ -53,14 +57,15 @@ BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
-         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "page": 18690}
+         "ceiling": 18685, "cold": 18686, "warm": 18687, "idle": 18688, "idle-before": 18689, "page": 18690,
+         "gzip": 18695}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
 HISTORY_RANGE = "/1999-01-04.."
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn", "page"}
+ONLY_CHOICES = {"idle", "churn", "page", "gzip"}
 
 
 def url(target, path):
@@ -482,8 +487,9 @@ def run(processes):
         assert mirrored(PORTS["warm"]) == WARM_DOCUMENTS
         processes.stop("warm")
 
+    gzip_lines = run_gzip(processes, static, nginx.pid, warm_cache)
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), starts, larder_rss_end,
-           larder_rss_split, (history_days, history_bytes), idle_lines)
+           larder_rss_split, (history_days, history_bytes), idle_lines + gzip_lines)
 
 
 def run_idle(processes, static, nginx_pid, scenarios):
@@ -511,23 +517,42 @@ def run_idle(processes, static, nginx_pid, scenarios):
     return lines
 
 
+def run_gzip(processes, static, nginx_pid, cache):
+    """The gzipped listing against a Larder of its own on `cache`, mirroring the upstream's warm/ documents."""
+    process = processes.start("gzip", larder_argv(PORTS["gzip"], cache, rates=False, documents="warm"))
+    started = time.monotonic()
+    wait_until(lambda: mirrored(PORTS["gzip"]) == WARM_DOCUMENTS, 1800, f"the mirror of {WARM_DOCUMENTS} documents")
+    print(f"bench: the gzip scenario's Larder mirrors {WARM_DOCUMENTS} documents after {time.monotonic() - started:.1f} s",
+          flush=True)
+    lines = listing_gzip.run(
+        (PORTS["gzip"], [process.pid]), (PORTS["nginx"], children_of(nginx_pid)), static,
+        lambda address, headers, pids: wrk(address, headers, sample=pids), request, ROUNDS, CONNECTIONS)
+    processes.stop("gzip")
+    return lines
+
+
 def run_only(processes, scenarios):
-    """`--only idle,churn,page`: the sample upstream and those scenarios alone (nginx static only for idle and churn)."""
+    """`--only idle,churn,page,gzip`: the sample upstream and those scenarios alone (nginx static only for
+    idle, churn and gzip)."""
     upstream_root = os.path.join(WORK, "upstream")
     shutil.copytree(os.path.join(ROOT, "Examples/upstream/rates"), os.path.join(upstream_root, "rates"))
     if "page" in scenarios:
         write_documents(os.path.join(upstream_root, "docs"), SMALL_DOCUMENTS, big=True)
         write_ecb_history(os.path.join(upstream_root, "rates", HISTORY_FILE))
+    if "gzip" in scenarios:
+        print(f"bench: writing {WARM_DOCUMENTS} documents …", flush=True)
+        write_documents(os.path.join(upstream_root, "warm"), WARM_DOCUMENTS, big=False)
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
                                  "--log-level", "error"])
     wait_until(lambda: request("GET", f"{UPSTREAM}/_control/faults")[0] == 200, 10, "the sample upstream listening")
     with open("/proc/loadavg") as loadavg:
         load = loadavg.read().split()[:3]
+    with_nginx = scenarios & {"idle", "churn", "gzip"}
     lines = [f"## bench --only {','.join(sorted(scenarios))} — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
              f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds, medians; {os.cpu_count()} cores "
              f"shared by wrk, the clients and the servers (load average at start {' '.join(load)}); "
-             f"Larder on {THREADS} thread(s)" + (", nginx with 2 workers." if scenarios & {"idle", "churn"} else "."), ""]
-    if scenarios & {"idle", "churn"}:
+             f"Larder on {THREADS} thread(s)" + (", nginx with 2 workers." if with_nginx else "."), ""]
+    if with_nginx:
         static = os.path.join(WORK, "static")
         os.makedirs(static)
         os.chmod(static, 0o755)
@@ -538,6 +563,7 @@ def run_only(processes, scenarios):
             out.write(string.Template(source.read()).safe_substitute(template))
         nginx = processes.start("nginx", ["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK])
         wait_until(lambda: request("GET", url("nginx static", "/rates.json"))[0] == 200, 20, "nginx answering")
+    if scenarios & {"idle", "churn"}:
         lines += run_idle(processes, static, nginx.pid, scenarios & {"idle", "churn"})
     if "page" in scenarios:
         port = PORTS["page"]
@@ -547,6 +573,8 @@ def run_only(processes, scenarios):
         subprocess.run(["wrk", "-t1", f"-c{CONNECTIONS}", "-d3s", f"http://127.0.0.1:{port}/rates"], capture_output=True,
                        check=True)
         lines += page.run(port, [larder.pid], lambda address, pids: wrk(address, sample=pids), CONNECTIONS, ROUNDS)
+    if "gzip" in scenarios:
+        lines += run_gzip(processes, static, nginx.pid, os.path.join(WORK, "gzip-cache"))
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)

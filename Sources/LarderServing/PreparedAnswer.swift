@@ -2,7 +2,8 @@ public import LarderHTTP
 import Synchronization
 
 /// The hot path's answers for one representation: the 200 and the 304, built at most once per
-/// second (when `Age` and `max-age` change) and shared by every request in that second.
+/// second (when `Age` and `max-age` change) and shared by every request in that second — for each
+/// encoding asked for: identity, and gzip for a body over 1 KiB.
 public final class PreparedAnswer: Sendable {
     private struct Built {
         let state: CacheState
@@ -10,35 +11,63 @@ public final class PreparedAnswer: Sendable {
         let notModified: PreparedResponse
     }
 
+    /// The request headers an answer reads, for lean routes to collect (`Router.add(_:_:reads:_:)`).
+    public static let requestHeaders = ConditionalRequest.headers + [AcceptEncoding.header, "Range"]
+
     public let representation: Representation
     /// A past day or range that never changes again: `Cache-Control: …, immutable` (SPEC §3).
     public let immutable: Bool
-    private let built = Mutex<Built?>(nil)
+    private let identity = Mutex<Built?>(nil)
+    private let gzip = Mutex<Built?>(nil)
 
     public init(_ representation: Representation, immutable: Bool = false) {
         self.representation = representation
         self.immutable = immutable
     }
 
+    /// The 200 or 304 in the encoding the request prefers. A body of 1 KiB or less has identity
+    /// only, and nothing more is looked at (the `/rates` hot path). A request carrying
+    /// `Range` gets identity: a range counts the bytes of the representation the server selects
+    /// (RFC 9110 §14.2), and Larder's ranges are of identity bytes only; these whole-body answers
+    /// then ignore the range itself, as §14.2 allows and as before.
     public func response(for request: Request, state: CacheState) -> Response {
+        if let variant = representation.gzip, request.prefersGzip, request.headers["Range"] == nil,
+           let bytes = variant.bytes {
+            return answer(request, state, in: gzip, etag: variant.etag) {
+                build($0, etag: variant.etag, body: bytes, gzip: true)
+            }
+        }
+        return answer(request, state, in: identity, etag: representation.etag) {
+            build($0, etag: representation.etag, body: representation.body, gzip: false)
+        }
+    }
+
+    /// The 304 when the request's validators match `etag`, else the 200, both of `state`'s second.
+    private func answer(
+        _ request: Request, _ state: CacheState, in slot: borrowing Mutex<Built?>, etag: String,
+        _ build: (CacheState) -> Built
+    ) -> Response {
         let notModified = ConditionalRequest.isNotModified(
-            request.headers, etag: representation.etag, lastModified: representation.lastModified)
-        let current = responses(for: state)
+            request.headers, etag: etag, lastModified: representation.lastModified)
+        let current: Built
+        if let built = slot.withLock({ $0 }), Self.sameSecond(built.state, state) {
+            current = built
+        } else {
+            current = build(state)
+            slot.withLock { $0 = current }
+        }
         return Response(prepared: notModified ? current.notModified : current.ok)
     }
 
-    private func responses(for state: CacheState) -> Built {
-        if let built = built.withLock({ $0 }), Self.sameSecond(built.state, state) {
-            return built
-        }
-        var headers = CachedAnswer.validators(representation, state, immutable: immutable)
+    /// A body with a gzip variant says so with `Vary` in every answer, 304s included (RFC 9110
+    /// §15.4.5); `Content-Encoding`, like `Content-Type`, goes on the 200 only.
+    private func build(_ state: CacheState, etag: String, body: SharedBytes, gzip: Bool) -> Built {
+        var headers = CachedAnswer.validators(representation, state, immutable: immutable, etag: etag)
+        if representation.gzip != nil { headers.add("Vary", AcceptEncoding.header) }
         let notModified = PreparedResponse(status: .notModified, headers: headers, body: SharedBytes([]))
         headers.add("Content-Type", representation.contentType)
-        let fresh = Built(
-            state: state, ok: PreparedResponse(status: .ok, headers: headers, body: representation.body),
-            notModified: notModified)
-        built.withLock { $0 = fresh }
-        return fresh
+        if gzip { headers.add("Content-Encoding", "gzip") }
+        return Built(state: state, ok: PreparedResponse(status: .ok, headers: headers, body: body), notModified: notModified)
     }
 
     /// Two states give the same headers when the second, the confirmation time and the detail agree.

@@ -4,7 +4,7 @@ import LarderFormats
 public import LarderHTTP
 
 /// A body prepared once per change, with the validators every answer carries: a strong `ETag`
-/// from the bytes and a `Last-Modified` from when the content last changed.
+/// from the bytes and a `Last-Modified` from when the content last changed; over 1 KiB, also its gzip encoding.
 public final class Representation: Sendable {
     public let body: SharedBytes
     public let contentType: String
@@ -12,11 +12,14 @@ public final class Representation: Sendable {
     /// Seconds since 1970.
     public let lastModified: Int
     public let lastModifiedText: String
+    /// The gzip encoding, for a body over 1 KiB (compressed on its first request); nil for smaller ones.
+    public let gzip: GzipVariant?
 
     public init(bytes: [UInt8], contentType: String = "application/json", lastModified: Date) {
         body = SharedBytes(bytes)
         self.contentType = contentType
         etag = Self.etag(for: bytes)
+        gzip = GzipVariant(of: body, identityETag: etag)
         self.lastModified = Int(lastModified.timeIntervalSince1970.rounded(.down))
         lastModifiedText = HTTPDate.format(secondsSince1970: self.lastModified)
     }

@@ -11,6 +11,11 @@ public struct TestResponse: Sendable {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
+    /// Every value of the named field, in order (a list field such as `Vary` may come as several).
+    public func values(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
     public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body as a JSON object (fails the caller's expectation when it is not one).

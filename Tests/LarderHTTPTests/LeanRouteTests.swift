@@ -12,6 +12,9 @@ private func describingRoutes(_ router: inout Router) {
         let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         return Response(body: .string("headers=\(headers);query=\(query);segments=\(request.segments)"))
     })
+    router.add(.get, "/encoded", reads: ["Accept-Encoding"], .immediate { request in
+        Response(body: .string("gzip=\(request.prefersGzip);headers=\(request.headers.map(\.name).joined(separator: ","))"))
+    })
     // Declared lean, but the pattern above answers it first: it must stay unreachable.
     router.add(.get, "/shadow/lean", reads: [], .immediate { _ in Response(body: .string("lean")) })
 }
@@ -59,6 +62,23 @@ struct LeanRouteTests {
             #expect(big.status == 431)
             #expect(big.errorCode == "headers_too_large")
             #expect(post.status == 405)
+        }
+    }
+
+    @Test func acceptEncodingIsReadFromItsBytesAsOnTheUsualWay() async throws {
+        try await withServer(routes: describingRoutes) { server in
+            let port = server.port
+            let answers = try await onThread {
+                try ["/encoded", "/encoded?a=1"].flatMap { target in
+                    try ["gzip, deflate, br, zstd", "gzip;q=0, *", nil].map { value in
+                        let headers = value.map { [("Accept-Encoding", $0)] } ?? []
+                        return try TestConnection.fetch(port: port, target, headers: headers).text
+                    }
+                }
+            }
+            #expect(answers[0...2] == ["gzip=true;headers=", "gzip=false;headers=", "gzip=false;headers="],
+                    "the lean request keeps no text of the field")
+            #expect(answers[3...5].map { $0.prefix(10) } == ["gzip=true;", "gzip=false", "gzip=false"])
         }
     }
 

@@ -19,7 +19,7 @@ public struct DocumentsRoutes: Sendable {
     }
 
     public func register(on router: inout Router) {
-        router.add(.get, "/documents", reads: ConditionalRequest.headers, cors: cors, .adaptive { request in
+        router.add(.get, "/documents", reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
             if let listing = cache.state.listing {
                 let freshness = cache.refresher.freshness()
                 cache.refresher.refreshIfDue(freshness)

@@ -11,6 +11,10 @@ public struct Request: Sendable {
     public let body: [UInt8]
     /// Values captured by the route pattern (`:name` and `*name` segments).
     public internal(set) var parameters: [String: String] = [:]
+    /// Whether `Accept-Encoding` makes gzip the answer (`AcceptEncoding`), decided where the request
+    /// is read: a lean route reads the field's bytes in place and keeps no text of it, so the hot
+    /// path pays no allocation for a browser's `gzip, deflate, br, zstd`.
+    public internal(set) var prefersGzip: Bool
 
     public init(
         method: HTTPMethod,
@@ -26,6 +30,7 @@ public struct Request: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
+        prefersGzip = AcceptEncoding.prefersGzip(headers)
     }
 }
 

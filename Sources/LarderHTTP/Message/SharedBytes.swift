@@ -47,6 +47,13 @@ public final class SharedBytes: @unchecked Sendable {
         }
     }
 
+    /// The bytes in place, without a copy, while `body` runs (to compress a prepared body once).
+    public func withUnsafeBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// A copy of the bytes, for tests and diagnostics; never used on the serving path.
     public var array: [UInt8] { Array(UnsafeRawBufferPointer(start: base, count: count)) }
 }

@@ -42,9 +42,11 @@ public struct Router: Sendable {
         if var headers, method == .get, literal, case .notFound = match(.get, segments) {
             // A list of origins is answered by the request's Origin, so the lean request must carry it.
             if case .origins = cors { headers.append("Origin") }
+            let acceptEncoding = headers.contains { $0.caseInsensitiveEquals(AcceptEncoding.header) }
+            headers.removeAll { $0.caseInsensitiveEquals(AcceptEncoding.header) }
             leanRoutes.append(LeanRoute(
                 path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, cors: cors,
-                headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }))
+                headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }, readsAcceptEncoding: acceptEncoding))
         }
         routes.append(Route(
             method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors, accepts: accepts))
@@ -100,6 +102,8 @@ struct LeanRoute: Sendable {
     let cors: CORSPolicy
     /// The names the handler reads, also NUL-terminated for libmicrohttpd (converted once, not per request).
     let headers: [(name: String, cName: [CChar])]
+    /// Reads `Accept-Encoding` into `Request.prefersGzip`, from its bytes, without keeping its text.
+    let readsAcceptEncoding: Bool
 }
 
 private struct Route: Sendable {

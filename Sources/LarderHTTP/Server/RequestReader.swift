@@ -39,7 +39,8 @@ package enum RequestReader {
     }
 
     /// The request to a lean route (`Router.add(_:_:reads:_:)`): a GET or HEAD of its exact path with
-    /// no query, carrying only the headers the route reads. Nil when the usual way must be taken.
+    /// no query, carrying only the headers the route reads (`Accept-Encoding` as `prefersGzip` only).
+    /// Nil when the usual way must be taken.
     static func readLean(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
@@ -59,7 +60,11 @@ package enum RequestReader {
             let value = cName.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
             if let value { headers.add(name, String(cString: value)) }
         }
-        return (Request(method: verb, rawPath: route.text, segments: route.segments, headers: headers), route)
+        var request = Request(method: verb, rawPath: route.text, segments: route.segments, headers: headers)
+        if route.readsAcceptEncoding, let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") {
+            request.prefersGzip = AcceptEncoding.prefersGzip(cString: value)
+        }
+        return (request, route)
     }
 
     static func payloadTooLarge(_ configuration: ServerConfiguration) -> HTTPError {

@@ -27,13 +27,13 @@ public struct RatesRoutes: Sendable {
         })
         for (path, dialect) in [("/rates", RatesDialect.larder), ("/latest", .frankfurter), ("/current", .frankfurter),
                                 ("/v1/latest", .frankfurter), ("/v1/current", .frankfurter)] {
-            router.add(.get, path, reads: ConditionalRequest.headers, cors: cors, .adaptive { request in
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
                 if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state, dialect)) }
                 return whenFetched { snapshot, state in latest(request, snapshot, state, dialect) }
             })
         }
         for (path, dialect) in [("/currencies", RatesDialect.frankfurter), ("/v1/currencies", .frankfurter)] {
-            router.add(.get, path, reads: ConditionalRequest.headers, cors: cors, .adaptive { request in
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
                 if let name = request.query.names.first {
                     return .now(dialect.error(.badRequest("/currencies takes no query parameters (got '\(name)')")).response)
                 }
