@@ -39,6 +39,9 @@ public final class DocumentsCache: Sendable {
     /// How far the running sync is (`/status`).
     let progress = SyncProgress()
     let mirror: MirrorDirectory
+    /// The `/documents` answer, rendered to files once per change.
+    let listing: ListingCache
+    let store: Store
     let sweep: MirrorSweep
     let clock: any FreshnessClock
     let events: any CacheEvents
@@ -60,13 +63,14 @@ public final class DocumentsCache: Sendable {
             logger.notice("documents: the upstream URL changed; the mirror is served, marked stale, until the new upstream's index is synced")
         }
         mirror = try MirrorDirectory(path: directory)
+        listing = try ListingCache(directory: directory + "-listing", store: store, logger: logger)
         let item = try store.item(resource: DocumentEntryRecord.resource, key: DocumentsSync.indexKey)
-        let entries = item == nil ? nil : try store.documentEntries()
-        // No file is checked here: the first sync sweeps them in the background, and a request finds a
-        // damaged one when it opens it, so start-up does not grow with the mirror.
-        let files = try store.documentFiles()
-        let state = DocumentsState(entries: entries, files: files, indexUpdatedAt: item?.updatedAt)
+        // Nothing more is read here: entries and files stay in the store, read a document at a time,
+        // and no file is checked (the first sync sweeps them in the background, and a request finds a
+        // damaged one when it opens it), so start-up does not grow with the mirror.
+        let state = DocumentsState(store: store, hasIndex: item != nil, indexUpdatedAt: item?.updatedAt)
         self.state = state
+        self.store = store
         let downloader = DocumentDownloader(
             mirror: mirror, client: client, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
         let downloads = DocumentDownloads(
@@ -78,6 +82,7 @@ public final class DocumentsCache: Sendable {
         self.sweep = sweep
         let sync = DocumentsSync(
             upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror, sweep: sweep,
+            listing: listing,
             indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: settings.ttl), clock: clock, fetchedAt: item?.fetchedAt,
@@ -101,13 +106,15 @@ public final class DocumentsCache: Sendable {
 }
 
 extension DocumentsCache {
-    /// What `/status` and `/metrics` say about the mirror.
+    /// What `/status` and `/metrics` say about the mirror (zeros, logged, when the store cannot be read).
     public var summary: (listed: Int, mirrored: Int, bytes: Int) {
-        let entries = state.entries
-        let files = state.files
-        let listed = Set(entries.map(\.name))
-        let mirrored = files.values.filter { listed.contains($0.name) }
-        return (entries.count, mirrored.count, mirrored.reduce(0) { $0 + $1.size })
+        do {
+            let counts = try state.counts()
+            return (counts.listed, counts.mirrored, counts.bytes)
+        } catch {
+            logger.error("documents: cannot count the mirror: \(error)")
+            return (0, 0, 0)
+        }
     }
 
     /// Documents whose latest download failed (their old copies, if any, are still served).

@@ -1,75 +1,80 @@
 import Foundation
-import LarderServing
 import LarderStore
 import Synchronization
 
-/// What the mirror holds right now: the last valid index's entries, the files on disk, and the
-/// `/documents` answer rendered from them. Readers take one lock and never see half an update.
+/// What the mirror holds right now, as far as memory needs to know: whether an index was accepted,
+/// the documents whose latest download failed, and the few records looked up lately. Entries and
+/// files stay in SQLite and are read a document (or a page) at a time, so memory does not grow
+/// with the index (issue 18: 100,000 documents within 48 MiB).
 final class DocumentsState: Sendable {
+    /// One document's records, as a request needs them.
+    typealias Lookup = (entry: DocumentEntryRecord?, file: DocumentFileRecord?)
+
+    /// Records kept in memory for documents asked for lately; past it the set starts again empty.
+    static let hotLimit = 4096
+
     private struct Contents {
-        /// nil until an index was ever accepted.
-        var entries: [DocumentEntryRecord]?
-        var byName: [String: DocumentEntryRecord] = [:]
-        var files: [String: DocumentFileRecord] = [:]
-        /// nil until rendered after the last change.
-        var listing: PreparedAnswer?
-        /// Bumped by every change of the listing; a render made from older contents is not kept.
-        var listingGeneration = 0
+        var hasIndex: Bool
         var indexUpdatedAt: Date?
         /// The last download error of each document whose latest download failed (for `/status`).
         var failures: [String: String] = [:]
         /// Bumped by every change of the entries, the files or the failures (the status page renders once per change).
         var revision = 0
+        var hot: [String: Lookup] = [:]
+        var counts: (revision: Int, counts: DocumentCounts)?
     }
 
+    let store: Store
     private let contents: Mutex<Contents>
 
-    init(entries: [DocumentEntryRecord]?, files: [DocumentFileRecord], indexUpdatedAt: Date?) {
-        var initial = Contents(indexUpdatedAt: indexUpdatedAt)
-        initial.entries = entries
-        initial.byName = Dictionary(uniqueKeysWithValues: (entries ?? []).map { ($0.name, $0) })
-        initial.files = Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0) })
-        contents = Mutex(initial)
+    init(store: Store, hasIndex: Bool, indexUpdatedAt: Date?) {
+        self.store = store
+        contents = Mutex(Contents(hasIndex: hasIndex, indexUpdatedAt: indexUpdatedAt))
     }
 
-    var hasIndex: Bool { contents.withLock { $0.entries != nil } }
+    var hasIndex: Bool { contents.withLock { $0.hasIndex } }
 
-    var entries: [DocumentEntryRecord] { contents.withLock { $0.entries ?? [] } }
+    var indexUpdatedAt: Date? { contents.withLock { $0.indexUpdatedAt } }
 
-    var files: [String: DocumentFileRecord] { contents.withLock { $0.files } }
-
-    /// The `/documents` answer, nil while no index was ever accepted. Rendered on first use after a
-    /// change rather than at start, so a warm start with 10,000 documents is ready at once.
-    var listing: PreparedAnswer? {
-        let pending = contents.withLock { contents -> (entries: [DocumentEntryRecord], Contents, Int)? in
-            guard contents.listing == nil, let entries = contents.entries else { return nil }
-            return (entries, contents, contents.listingGeneration)
-        }
-        guard let (entries, snapshot, generation) = pending else { return contents.withLock { $0.listing } }
-        let answer = Self.render(entries, snapshot.files, snapshot.indexUpdatedAt)
-        return contents.withLock { contents in
-            if contents.listingGeneration == generation { contents.listing = answer }
-            return answer
-        }
-    }
-
-    /// The entry of `name` and its file, if any.
-    func lookup(_ name: String) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
-        contents.withLock { ($0.byName[name], $0.files[name]) }
-    }
-
-    func setIndex(_ entries: [DocumentEntryRecord], updatedAt: Date) {
+    /// The entry of `name` and its file, if any: from memory when asked lately, else from the store.
+    func lookup(_ name: String) throws(StoreError) -> Lookup {
+        let (found, revision) = contents.withLock { ($0.hot[name], $0.revision) }
+        if let found { return found }
+        let read = try store.document(named: name)
         contents.withLock { contents in
-            contents.entries = entries
-            contents.byName = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0) })
+            // Kept only if nothing changed while the store was read (else it may already be outdated).
+            guard contents.revision == revision else { return }
+            if contents.hot.count >= Self.hotLimit { contents.hot.removeAll(keepingCapacity: true) }
+            contents.hot[name] = read
+        }
+        return read
+    }
+
+    /// How many documents are listed and mirrored: counted by the store once per change.
+    func counts() throws(StoreError) -> DocumentCounts {
+        let (cached, revision) = contents.withLock { ($0.counts, $0.revision) }
+        if let cached, cached.revision == revision { return cached.counts }
+        let counted = try store.documentCounts()
+        contents.withLock { contents in
+            if contents.revision == revision { contents.counts = (revision, counted) }
+        }
+        return counted
+    }
+
+    /// A new index was committed to the store.
+    func setIndex(updatedAt: Date) {
+        contents.withLock { contents in
+            contents.hasIndex = true
             contents.indexUpdatedAt = updatedAt
+            contents.hot.removeAll()
             contents.revision += 1
         }
     }
 
+    /// A document's new bytes were committed to the store.
     func setFile(_ file: DocumentFileRecord) {
         contents.withLock { contents in
-            contents.files[file.name] = file
+            contents.hot[file.name] = nil
             contents.failures[file.name] = nil
             contents.revision += 1
         }
@@ -87,44 +92,16 @@ final class DocumentsState: Sendable {
         contents.withLock { $0.failures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
-    /// Forgets `file` if it is still the document's current copy.
-    func removeFile(_ file: DocumentFileRecord) {
-        contents.withLock { contents in
-            if contents.files[file.name]?.fileName == file.fileName {
-                contents.files[file.name] = nil
-                contents.revision += 1
-            }
-        }
-    }
+    /// The failure of each document whose latest download failed.
+    var failureMessages: [String: String] { contents.withLock { $0.failures } }
 
     var revision: Int { contents.withLock { $0.revision } }
 
-    /// The entries, files and failures as one consistent reading.
-    var reading: (entries: [DocumentEntryRecord], files: [String: DocumentFileRecord], failures: [String: String]) {
-        contents.withLock { ($0.entries ?? [], $0.files, $0.failures) }
-    }
-
+    /// Documents' records were removed from the store.
     func removeFiles(_ names: [String]) {
         contents.withLock { contents in
-            for name in names { contents.files[name] = nil }
+            for name in names { contents.hot[name] = nil }
             contents.revision += 1
         }
-    }
-
-    /// The listing changed (after a sync): the next read renders it anew.
-    func listingChanged() {
-        contents.withLock { contents in
-            contents.listing = nil
-            contents.listingGeneration += 1
-        }
-    }
-
-    private static func render(
-        _ entries: [DocumentEntryRecord], _ files: [String: DocumentFileRecord], _ updatedAt: Date?
-    ) -> PreparedAnswer {
-        let newestFile = files.values.map(\.storedAt).max()
-        let lastModified = [updatedAt, newestFile].compactMap { $0 }.max() ?? Date(timeIntervalSince1970: 0)
-        let body = DocumentsListing.render(entries: entries, files: files, generatedAt: updatedAt ?? lastModified)
-        return PreparedAnswer(Representation(bytes: body, lastModified: lastModified))
     }
 }

@@ -10,10 +10,17 @@ public struct FileRepresentation: Sendable, Equatable {
     /// Seconds since 1970.
     public let lastModified: Int
 
-    public init(contentType: String, etag: String, lastModified: Int) {
+    /// The `Content-Encoding` of the bytes (`gzip`), nil for identity.
+    public let encoding: String?
+    /// True when another encoding of the same resource exists: every answer then says `Vary: Accept-Encoding`.
+    public let variesByEncoding: Bool
+
+    public init(contentType: String, etag: String, lastModified: Int, encoding: String? = nil, variesByEncoding: Bool = false) {
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
+        self.encoding = encoding
+        self.variesByEncoding = variesByEncoding
     }
 }
 
@@ -84,10 +91,12 @@ public enum FileAnswer {
             ).response
         case .satisfiable(let offset, let length):
             headers.add("Content-Type", representation.contentType)
+            if let encoding = representation.encoding { headers.add("Content-Encoding", encoding) }
             headers.add("Content-Range", "bytes \(offset)-\(offset + length - 1)/\(size)")
             return Response(status: .partialContent, headers: headers, body: source.body(offset: offset, length: length))
         case .none:
             headers.add("Content-Type", representation.contentType)
+            if let encoding = representation.encoding { headers.add("Content-Encoding", encoding) }
             guard size > 0 else {
                 // Nothing to send: skip sendfile altogether.
                 source.discard()
@@ -129,6 +138,7 @@ public enum FileAnswer {
             headers.add(field.name, field.value)
         }
         headers.add("Accept-Ranges", "bytes")
+        if representation.variesByEncoding { headers.add("Vary", AcceptEncoding.header) }
         headers.add("X-Content-Type-Options", "nosniff")
         if ContentTypePolicy.needsSandbox(representation.contentType) {
             headers.add("Content-Security-Policy", "sandbox")

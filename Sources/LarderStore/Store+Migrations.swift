@@ -98,6 +98,10 @@ extension Store {
                 }
             }
         }
+        migrator.registerMigration("v5: documents in index order") { db in
+            // The mirror reads its entries a page at a time in index order rather than all at once.
+            try db.create(index: "document_entries_position", on: "document_entries", columns: ["position"])
+        }
         return migrator
     }
 }

@@ -7,26 +7,27 @@ enum DocumentsSection {
     /// shows every failed document and the first others in index order, and points at `/documents`.
     static let rowLimit = 500
 
-    static func render(_ documents: (statuses: [DocumentStatus], hasIndex: Bool)?) -> String {
+    static func render(_ documents: (table: DocumentStatusTable?, hasIndex: Bool)?) -> String {
         var html = """
             <section aria-labelledby="documents-heading" id="documents">
             <h2 id="documents-heading">Documents</h2>
             <div data-region="documents">
 
             """
-        guard let (statuses, hasIndex) = documents else {
+        guard let (table, hasIndex) = documents else {
             return html + "<p>The documents are not configured.</p>\n</div>\n</section>\n"
         }
         guard hasIndex else {
             return html + "<p>No documents index is accepted yet: the first sync is running or failed (see above).</p>\n"
                 + "</div>\n</section>\n"
         }
-        let shown = shownRows(statuses)
-        let mirrored = statuses.filter { $0.state == .mirrored }.count
-        let failed = statuses.filter { if case .failed = $0.state { true } else { false } }.count
-        var caption = "\(PageFormat.count(statuses.count, "document")) listed, \(PageFormat.count(mirrored)) mirrored, "
-            + "\(PageFormat.count(failed)) failed"
-        if shown.count < statuses.count {
+        guard let table else {
+            return html + "<p>The mirror's records cannot be read from the store (see the log).</p>\n</div>\n</section>\n"
+        }
+        let shown = table.rows
+        var caption = "\(PageFormat.count(table.listed, "document")) listed, \(PageFormat.count(table.mirrored)) mirrored, "
+            + "\(PageFormat.count(table.failed)) failed"
+        if shown.count < table.listed {
             caption += "; showing \(PageFormat.count(shown.count)) (every failed one first, then in index order): "
                 + "the full list is <a href=\"/documents\">/documents</a>"
         }
@@ -46,13 +47,6 @@ enum DocumentsSection {
                 + "<td>\(state(document.state))</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</div>\n</section>\n"
-    }
-
-    private static func shownRows(_ statuses: [DocumentStatus]) -> [DocumentStatus] {
-        guard statuses.count > rowLimit else { return statuses }
-        let failed = statuses.filter { if case .failed = $0.state { true } else { false } }.prefix(rowLimit)
-        let others = statuses.filter { if case .failed = $0.state { false } else { true } }
-        return Array(failed) + others.prefix(rowLimit - failed.count)
     }
 
     private static func state(_ state: DocumentStatus.State) -> String {

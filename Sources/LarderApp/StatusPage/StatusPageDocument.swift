@@ -7,7 +7,7 @@ struct PageContent {
     /// nil when the rates are not configured or nothing is cached yet.
     let rates: (view: RatesView, selection: PageSelection?)?
     /// nil when the documents are not configured; `hasIndex` false until an index was accepted.
-    let documents: (statuses: [DocumentStatus], hasIndex: Bool)?
+    let documents: (table: DocumentStatusTable?, hasIndex: Bool)?
     let adminTokenRequired: Bool
 }
 

@@ -52,7 +52,7 @@ final class StatusPages: Sendable {
     private func render(_ version: PageVersion, _ rates: RatesView?, _ selection: PageSelection?) -> RenderedPage {
         let content = PageContent(
             report: reporter.report(), rates: rates.map { view in (view, selection) },
-            documents: reporter.documents.map { ($0.documentStatuses, $0.hasData) },
+            documents: reporter.documents.map { (try? $0.documentStatuses(limit: DocumentsSection.rowLimit), $0.hasData) },
             adminTokenRequired: adminTokenRequired)
         let page = RenderedPage(StatusPageDocument.render(content))
         return kept.withLock { kept in

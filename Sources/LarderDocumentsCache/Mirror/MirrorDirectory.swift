@@ -91,6 +91,11 @@ struct MirrorDirectory: Sendable {
 
     /// Every entry of the directory except `.` and `..`.
     func listing() -> [String] {
+        Self.entries(of: path)
+    }
+
+    /// Every entry of the directory at `path` except `.` and `..`.
+    static func entries(of path: String) -> [String] {
         guard let handle = opendir(path) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []

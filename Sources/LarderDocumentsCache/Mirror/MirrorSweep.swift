@@ -31,16 +31,21 @@ final class MirrorSweep: Sendable {
             return !done
         }
         guard first else { return }
-        let files = state.files.values
-        var broken = 0
-        for file in files where mirror.size(of: file.fileName) != file.size {
-            drop(file)
-            broken += 1
+        var referenced = Set<String>()
+        var damaged: [DocumentFileRecord] = []
+        do {
+            try store.forEachDocumentFile { file in
+                referenced.insert(file.fileName)
+                if mirror.size(of: file.fileName) != file.size { damaged.append(file) }
+            }
+        } catch {
+            logger.error("documents: cannot read the mirror's records to check its files: \(error)")
+            return
         }
-        if broken > 0 {
-            logger.warning("documents: \(broken) stored file(s) missing or damaged; they will be fetched again")
+        for file in damaged { drop(file) }
+        if !damaged.isEmpty {
+            logger.warning("documents: \(damaged.count) stored file(s) missing or damaged; they will be fetched again")
         }
-        let referenced = Set(state.files.values.map(\.fileName))
         var cleaned = 0
         for name in mirror.listing() where !referenced.contains(name) {
             guard let modified = mirror.modified(name), modified < startedAt else { continue }
@@ -60,7 +65,7 @@ final class MirrorSweep: Sendable {
             logger.error("documents: cannot drop the damaged copy of \(file.name): \(error)")
             return
         }
-        state.removeFile(file)
+        state.removeFiles([file.name])
         mirror.remove(file.fileName)
     }
 }

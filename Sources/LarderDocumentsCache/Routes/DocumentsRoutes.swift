@@ -20,19 +20,29 @@ public struct DocumentsRoutes: Sendable {
 
     public func register(on router: inout Router) {
         router.add(.get, "/documents", reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
-            if let listing = cache.state.listing {
+            if cache.state.hasIndex {
                 let freshness = cache.refresher.freshness()
                 cache.refresher.refreshIfDue(freshness)
                 cache.events.hit(.documents, stale: freshness.isExpired)
-                return .now(listing.response(
-                    for: request, state: state(freshness, fetchedAt: listing.representation.lastModified)))
+                if let listing = cache.listing.file,
+                   let response = listing.response(for: request, state: state(freshness, fetchedAt: listing.lastModified)) {
+                    return .now(response)
+                }
+            } else {
+                cache.events.miss(.documents)
             }
-            cache.events.miss(.documents)
+            // Not rendered since the start (or its files replaced this instant): rendered once, off the server's thread.
             return .later { request in
-                await waitForIndex()
-                guard let listing = cache.state.listing else { return indexUnavailable() }
-                return listing.response(
-                    for: request, state: state(cache.refresher.freshness(), fetchedAt: listing.representation.lastModified))
+                if !cache.state.hasIndex { await waitForIndex() }
+                guard cache.state.hasIndex else { return indexUnavailable() }
+                guard let listing = await cache.listing.rendered(indexUpdatedAt: cache.state.indexUpdatedAt),
+                      let response = listing.response(
+                        for: request, state: state(cache.refresher.freshness(), fetchedAt: listing.lastModified))
+                else {
+                    return HTTPError.serviceUnavailable("the listing cannot be rendered (see the log)", retryAfterSeconds: 5)
+                        .response
+                }
+                return response
             }
         })
         router.add(.get, "/documents/:name", cors: cors, .adaptive { request in
@@ -49,7 +59,14 @@ public struct DocumentsRoutes: Sendable {
             }
             let freshness = cache.refresher.freshness()
             cache.refresher.refreshIfDue(freshness)
-            let (entry, file) = cache.state.lookup(name)
+            let entry: DocumentEntryRecord?, file: DocumentFileRecord?
+            do {
+                (entry, file) = try cache.state.lookup(name)
+            } catch let error as StoreError {
+                return .now(storeUnreadable(error))
+            } catch {
+                return .now(storeUnreadable(StoreError("\(error)")))
+            }
             guard let entry else { return .now(notListed(name)) }
             if let file, let response = serve(request, entry: entry, file: file, freshness) {
                 cache.events.hit(.document, stale: freshness.isExpired)
@@ -72,13 +89,18 @@ public struct DocumentsRoutes: Sendable {
 
     /// The slow path of `/documents/{name}`: fetches a listed document that is not mirrored yet.
     private func document(_ request: Request, name: String) async -> Response {
-        let (entry, file) = cache.state.lookup(name)
+        let entry: DocumentEntryRecord?, file: DocumentFileRecord?
+        do {
+            (entry, file) = try cache.state.lookup(name)
+        } catch {
+            return storeUnreadable(error)
+        }
         guard let entry else { return notListed(name) }
         if let file, let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response
         }
         let result = await cache.fetchOnDemand(entry, unservable: file)
-        if let file = cache.state.lookup(name).file,
+        if let file = (try? cache.state.lookup(name).file) ?? nil,
            let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response
         }
@@ -118,6 +140,10 @@ public struct DocumentsRoutes: Sendable {
         let reason = cache.refresher.status.lastError.map { "the upstream index fetch failed: \($0.message)" }
             ?? "the first index fetch is still running"
         return HTTPError.serviceUnavailable("documents are not mirrored yet; \(reason)", retryAfterSeconds: 5).response
+    }
+
+    private func storeUnreadable(_ error: StoreError) -> Response {
+        HTTPError.serviceUnavailable("the mirror's records cannot be read: \(error.message)", retryAfterSeconds: 5).response
     }
 
     private func notListed(_ name: String) -> Response {

@@ -24,28 +24,37 @@ struct DocumentDownloads: Sendable {
     /// once; nil when the caller was cancelled.
     func fetch(_ entry: DocumentEntryRecord, conditional: Bool, now: Date) async -> Result? {
         let result = await flight.run(entry.name) {
-            await download(entry, conditional: conditional, now: now) { staged in
+            let current: DocumentFileRecord?
+            do {
+                current = try state.lookup(entry.name).file
+            } catch {
+                return .failure(RefreshError(.store, "\(entry.name): \(error)"))
+            }
+            return await download(entry, current: current, conditional: conditional, now: now) { staged in
                 commits.commitNow(staged).map { .failure($0) } ?? .success(staged.outcome)
             }
         }
         // Joined a sync's download: it may wait in a batch; the client should not.
-        if case .success = result, state.lookup(entry.name).file == nil { commits.flush(holding: entry.name) }
+        if case .success = result, (try? state.lookup(entry.name).file) ?? nil == nil { commits.flush(holding: entry.name) }
         return result
     }
 
-    /// Downloads every `(entry, conditional)` with at most `parallel` running, committing in batches;
-    /// every result is final (committed or failed) when this returns.
-    func run(_ work: [(DocumentEntryRecord, Bool)], now: Date) async -> [(name: String, result: Result)] {
-        progress.start(total: work.count)
+    /// One download of a sync: the entry, the copy it may replace, and whether to ask conditionally.
+    typealias Work = (entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool)
+
+    /// Downloads every piece of work `next` hands out (about `total`, for the progress) with at most
+    /// `parallel` running, committing in batches; every result is final (committed or failed) when
+    /// this returns. Work is asked for as downloads finish, so it can be read from the store a page at a time.
+    func run(total: Int, now: Date, next work: () -> Work?) async -> [(name: String, result: Result)] {
+        progress.start(total: total)
         defer { progress.stop() }
         var results = await withTaskGroup(of: (String, Result)?.self) { group in
             var results: [(name: String, result: Result)] = []
-            var pending = work[...]
             func next() -> Bool {
-                guard let (entry, conditional) = pending.popFirst() else { return false }
+                guard let (entry, current, conditional) = work() else { return false }
                 group.addTask {
                     let result = await flight.run(entry.name) {
-                        await download(entry, conditional: conditional, now: now) { staged in
+                        await download(entry, current: current, conditional: conditional, now: now) { staged in
                             commits.add(staged)
                             return .success(staged.outcome)
                         }
@@ -75,10 +84,9 @@ struct DocumentDownloads: Sendable {
 
     /// One download, handed to `commit` when verified; counted in the progress either way.
     private func download(
-        _ entry: DocumentEntryRecord, conditional: Bool, now: Date,
+        _ entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool, now: Date,
         commit: (StagedDownload) -> Result
     ) async -> Result {
-        let current = state.lookup(entry.name).file
         switch await downloader.download(entry, current: current, conditional: conditional, now: now) {
         case .success(let staged):
             progress.finished(bytes: staged.temporary == nil ? 0 : staged.file.size, failed: false)

@@ -20,6 +20,7 @@ struct DocumentsSync: Sendable {
     let downloads: DocumentDownloads
     let mirror: MirrorDirectory
     let sweep: MirrorSweep
+    let listing: ListingCache
     let indexMaxBytes: Int
     /// Pending while the mirror came from a previous upstream URL (SPEC §4.9).
     let upstreamSwitch: UpstreamSwitch
@@ -39,11 +40,20 @@ struct DocumentsSync: Sendable {
         } catch {
             return .failure(RefreshError(.store, "\(error)"))
         }
-        await downloadAll(indexChanged: !outcome.indexNotModified, switching: switching, now: now, into: &outcome)
-        removeUnlisted(into: &outcome)
-        if !outcome.indexNotModified || outcome.added + outcome.updated + outcome.removed > 0 {
-            state.listingChanged()
+        do {
+            try await downloadAll(indexChanged: !outcome.indexNotModified, switching: switching, now: now, into: &outcome)
+            try removeUnlisted(into: &outcome)
+        } catch {
+            return .failure(RefreshError(.store, "\(error)"))
         }
+        // Rendered before the sync reports done, so a refresh's answer and the listing agree.
+        if !outcome.indexNotModified || outcome.added + outcome.updated + outcome.removed > 0 {
+            await listing.changed(indexUpdatedAt: state.indexUpdatedAt)
+        } else if listing.file == nil {
+            _ = await listing.rendered(indexUpdatedAt: state.indexUpdatedAt)
+        }
+        // The sync's pages of records and the index's parse are freed: give their memory back.
+        MemoryTrim.releaseFreedMemory()
         if outcome.added + outcome.updated + outcome.removed + outcome.failed > 0 {
             logger.info("documents: sync added \(outcome.added), updated \(outcome.updated), removed \(outcome.removed), unchanged \(outcome.unchanged), failed \(outcome.failed)")
         }
@@ -107,32 +117,50 @@ struct DocumentsSync: Sendable {
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
                 etag: body.validators.etag, lastModified: body.validators.lastModified),
                 adopting: switching ? upstream.url : nil)
-            state.setIndex(entries, updatedAt: updatedAt)
+            state.setIndex(updatedAt: updatedAt)
             if switching { upstreamSwitch.completed() }
             return false
         }
     }
 
     /// Downloads, at most `DocumentDownloads.parallel` at once, every entry the rules say to fetch.
+    /// The entries are read from the store a page at a time, twice: once to count the work (the
+    /// progress's total), once to hand it out as downloads finish, so no pass holds the whole index.
     private func downloadAll(
         indexChanged: Bool, switching: Bool, now: Date, into outcome: inout DocumentsRefreshOutcome
-    ) async {
-        let files = state.files
-        var work: [(DocumentEntryRecord, Bool)] = []
-        for entry in state.entries {
-            let decision = switching
-                ? DownloadRule.decideAfterUpstreamChange(entry: entry, file: files[entry.name])
-                : DownloadRule.decide(entry: entry, file: files[entry.name], indexChanged: indexChanged)
-            switch decision {
+    ) async throws {
+        func decide(_ document: ListedDocument) -> DownloadRule.Decision {
+            switching
+                ? DownloadRule.decideAfterUpstreamChange(entry: document.entry, file: document.file)
+                : DownloadRule.decide(entry: document.entry, file: document.file, indexChanged: indexChanged)
+        }
+        var total = 0
+        var counting = ListedPages(store: store)
+        while let document = try counting.next() {
+            switch decide(document) {
             case .skip: outcome.unchanged += 1
             case .regression:
                 outcome.unchanged += 1
                 events.regressionRefused(.document)
-                logger.warning("documents: \(entry.name): the index's timestamps are older than the mirrored copy's; kept")
-            case .download(let conditional): work.append((entry, conditional))
+                logger.warning("documents: \(document.entry.name): the index's timestamps are older than the mirrored copy's; kept")
+            case .download: total += 1
             }
         }
-        let results = await downloads.run(work, now: now)
+        var handing = ListedPages(store: store)
+        var readError: (any Error)?
+        let results = await downloads.run(total: total, now: now) {
+            do {
+                while let document = try handing.next() {
+                    if case .download(let conditional) = decide(document) {
+                        return (document.entry, document.file, conditional)
+                    }
+                }
+            } catch {
+                readError = error
+            }
+            return nil
+        }
+        if let readError { throw readError }
         for (_, result) in results {
             switch result {
             case .success(.added): outcome.added += 1
@@ -146,16 +174,10 @@ struct DocumentsSync: Sendable {
     }
 
     /// Removes files the (valid) index no longer lists: their records first, then the bytes.
-    private func removeUnlisted(into outcome: inout DocumentsRefreshOutcome) {
-        let listed = Set(state.entries.map(\.name))
-        let gone = state.files.values.filter { !listed.contains($0.name) }
+    private func removeUnlisted(into outcome: inout DocumentsRefreshOutcome) throws {
+        let gone = try store.unlistedDocumentFiles()
         guard !gone.isEmpty else { return }
-        do {
-            try store.removeDocumentFiles(gone.map(\.name))
-        } catch {
-            logger.error("documents: cannot remove unlisted documents: \(error)")
-            return
-        }
+        try store.removeDocumentFiles(gone.map(\.name))
         state.removeFiles(gone.map(\.name))
         for file in gone { mirror.remove(file.fileName) }
         outcome.removed += gone.count

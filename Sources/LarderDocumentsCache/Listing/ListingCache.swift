@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+import LarderFreshness
+import LarderStore
+import Logging
+import Synchronization
+
+/// The current rendering of `/documents`, made again by the sync after every change (before the sync
+/// reports done, so a refresh's answer and the listing agree), and on the first request after a start.
+final class ListingCache: Sendable {
+    private struct Current {
+        var file: ListingFile?
+        /// Bumped by every change; a rendering of older contents is not kept.
+        var generation = 0
+    }
+
+    let directory: String
+    let store: Store
+    let logger: Logger
+    private let current = Mutex(Current())
+    private let flight = SingleFlight<Int, ListingFile?>()
+
+    /// Uses `directory` (created, mode 0700) for the listing's files; those of earlier runs are deleted.
+    init(directory: String, store: Store, logger: Logger) throws {
+        self.directory = directory
+        self.store = store
+        self.logger = logger
+        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+            throw MirrorError("cannot create the listing directory \(directory): \(String(cString: strerror(errno)))")
+        }
+        for name in MirrorDirectory.entries(of: directory) { unlink(directory + "/" + name) }
+    }
+
+    /// The listing as last rendered, nil until rendered since the start or the last failed rendering.
+    var file: ListingFile? { current.withLock { $0.file } }
+
+    /// The listing, rendered now (joining a rendering in flight) when there is none.
+    func rendered(indexUpdatedAt: Date?) async -> ListingFile? {
+        let generation = current.withLock { $0.file == nil ? $0.generation : nil }
+        guard let generation else { return file }
+        return await render(generation, indexUpdatedAt: indexUpdatedAt) ?? nil
+    }
+
+    /// The index or a file changed: renders the listing anew and replaces the old one with it.
+    func changed(indexUpdatedAt: Date?) async {
+        let generation = current.withLock { current in
+            current.generation += 1
+            return current.generation
+        }
+        _ = await render(generation, indexUpdatedAt: indexUpdatedAt)
+    }
+
+    private func render(_ generation: Int, indexUpdatedAt: Date?) async -> ListingFile?? {
+        await flight.run(generation) { [self] in
+            let made: ListingFile
+            do {
+                made = try ListingFile.render(
+                    store: store, indexUpdatedAt: indexUpdatedAt, into: directory, generation: generation)
+            } catch {
+                logger.error("documents: cannot render the listing: \(error)")
+                // Stale now: the next request tries again rather than being served the old contents.
+                let old = current.withLock { current -> ListingFile? in
+                    guard current.generation == generation else { return nil }
+                    defer { current.file = nil }
+                    return current.file
+                }
+                old?.remove()
+                return nil
+            }
+            let (kept, old) = current.withLock { current -> (Bool, ListingFile?) in
+                guard current.generation == generation else { return (false, nil) }
+                defer { current.file = made }
+                return (true, current.file)
+            }
+            guard kept else {
+                // Overtaken by a change: the rendering of the newer contents replaces the current one.
+                made.remove()
+                return current.withLock { $0.file }
+            }
+            old?.remove()
+            return made
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import GRDB
+
+/// A listed document with its stored copy, if any: one row of the mirror as SQLite holds it.
+public struct ListedDocument: Sendable, Equatable {
+    public var entry: DocumentEntryRecord
+    public var file: DocumentFileRecord?
+
+    public init(entry: DocumentEntryRecord, file: DocumentFileRecord?) {
+        self.entry = entry
+        self.file = file
+    }
+}
+
+/// What `/status` and `/metrics` count of the mirror.
+public struct DocumentCounts: Sendable, Equatable {
+    /// Entries of the last valid index.
+    public var listed: Int
+    /// Listed documents whose bytes are stored.
+    public var mirrored: Int
+    /// The stored bytes of those.
+    public var bytes: Int
+
+    public init(listed: Int, mirrored: Int, bytes: Int) {
+        self.listed = listed
+        self.mirrored = mirrored
+        self.bytes = bytes
+    }
+}
+
+/// The mirror's reads that keep memory flat: one document, a page in index order, or a pass with a
+/// cursor, instead of every record at once (an index may list 100,000 documents).
+extension Store {
+    /// The file columns, prefixed, for joins that read an entry and its file in one row.
+    private static let fileColumns = ["name", "file_name", "size", "sha256", "content_type", "created_at",
+                                      "updated_at", "stored_at", "fetched_at", "etag", "last_modified"]
+    private static let joinedSelect = "SELECT e.*, " + fileColumns.map { "f.\($0) AS f_\($0)" }.joined(separator: ", ")
+        + " FROM document_entries e LEFT JOIN document_files f ON f.name = e.name"
+
+    /// The entry of `name` and its stored file (either may be absent).
+    public func document(named name: String) throws(StoreError) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
+        try read { db in
+            let entry = try DocumentEntryRecord.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM document_entries WHERE name = ?"), arguments: [name])
+            let file = try DocumentFileRecord.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM document_files WHERE name = ?"), arguments: [name])
+            return (entry, file)
+        }
+    }
+
+    /// Up to `limit` listed documents after index position `position`, in index order.
+    public func listedDocuments(after position: Int, limit: Int) throws(StoreError) -> [ListedDocument] {
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: Self.joinedSelect + " WHERE e.position > ? ORDER BY e.position LIMIT ?"),
+                arguments: [position, limit]
+            ).map(Self.listed)
+        }
+    }
+
+    /// Calls `body` with every listed document in index order, from one consistent snapshot,
+    /// holding one row at a time.
+    public func forEachListedDocument(_ body: (ListedDocument) throws -> Void) throws(StoreError) {
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: Self.joinedSelect + " ORDER BY e.position")
+            while let row = try rows.next() { try body(try Self.listed(row)) }
+        }
+    }
+
+    /// Calls `body` with every stored file record, one at a time.
+    public func forEachDocumentFile(_ body: (DocumentFileRecord) throws -> Void) throws(StoreError) {
+        try read { db in
+            let files = try DocumentFileRecord.fetchCursor(db)
+            while let file = try files.next() { try body(file) }
+        }
+    }
+
+    /// Whether a stored record names `fileName` (the file column is unique, so this is an index lookup).
+    public func documentFileIsReferenced(_ fileName: String) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM document_files WHERE file_name = ?)"),
+                arguments: [fileName]) ?? false
+        }
+    }
+
+    /// Stored files the last valid index no longer lists.
+    public func unlistedDocumentFiles() throws(StoreError) -> [DocumentFileRecord] {
+        try read { db in
+            try DocumentFileRecord.fetchAll(db, sql: """
+                SELECT * FROM document_files WHERE name NOT IN (SELECT name FROM document_entries)
+                """)
+        }
+    }
+
+    /// How many documents are listed, how many of those are stored, and their bytes.
+    public func documentCounts() throws(StoreError) -> DocumentCounts {
+        try read { db in
+            let listed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document_entries") ?? 0
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*) AS mirrored, COALESCE(SUM(f.size), 0) AS bytes
+                FROM document_files f JOIN document_entries e ON e.name = f.name
+                """)
+            return DocumentCounts(listed: listed, mirrored: row?["mirrored"] ?? 0, bytes: row?["bytes"] ?? 0)
+        }
+    }
+
+    /// The newest `stored_at` of any stored file (the listing's `Last-Modified` when the index is older).
+    public func newestDocumentStoredAt() throws(StoreError) -> Double? {
+        try read { db in try Double.fetchOne(db, sql: "SELECT MAX(stored_at) FROM document_files") }
+    }
+
+    private static func listed(_ row: Row) throws -> ListedDocument {
+        let entry = try DocumentEntryRecord(row: row)
+        guard row["f_name"] as String? != nil else { return ListedDocument(entry: entry, file: nil) }
+        let file = DocumentFileRecord(
+            name: row["f_name"], fileName: row["f_file_name"], size: row["f_size"], sha256: row["f_sha256"],
+            contentType: row["f_content_type"], createdAt: row["f_created_at"], updatedAt: row["f_updated_at"],
+            storedAt: row["f_stored_at"], fetchedAt: row["f_fetched_at"], etag: row["f_etag"],
+            lastModified: row["f_last_modified"])
+        return ListedDocument(entry: entry, file: file)
+    }
+}
