@@ -18,10 +18,13 @@ A sync that does not finish (an index refused, downloads failing, too slow) is r
 error `/status` gives, and ends that N only, not the bench.
 
 Environment: BENCH_MIRROR_COUNTS (default 1000,10000,30000,100000), BENCH_MIRROR_RUNS (first syncs per
-tool where N ≤ 10,000, default 3; one above), BENCH_MIRROR_SERVE_SECONDS (wrk's run, default 10). With
-the default counts it takes about 10 minutes on the 2-core machine, half of it at 100,000."""
+tool where N ≤ 10,000, default 3; one above), BENCH_MIRROR_SERVE_SECONDS (wrk's run, default 10),
+BENCH_MIRROR_QUIET_WAIT (seconds to wait, before each timed run, for others' builds, tests, wrk or
+browsers to end; default 0: such runs are only named in the report). With the default counts it takes
+about 10 minutes on the 2-core machine, half of it at 100,000."""
 import json
 import os
+import re
 import shutil
 import statistics
 import string
@@ -31,10 +34,13 @@ import time
 COUNTS = [int(count) for count in os.environ.get("BENCH_MIRROR_COUNTS", "1000,10000,30000,100000").split(",")]
 RUNS = int(os.environ.get("BENCH_MIRROR_RUNS", "3"))
 SERVE_SECONDS = int(os.environ.get("BENCH_MIRROR_SERVE_SECONDS", "10"))
+QUIET_WAIT = int(os.environ.get("BENCH_MIRROR_QUIET_WAIT", "0"))
 STARTS = 5
 SIZES = (1024, 4096)
 SERVED = 8
 TOOLS = ["larder", "wget", "aria2c"]
+# Others' work that would skew a run: builds, tests, load generators, browsers, other Larders.
+BUSY = r"swift-build|swift-test|swift-frontend|wrk|chromium|larder serve"
 
 
 def runs_for(count):
@@ -58,7 +64,7 @@ class Mirror:
         self.port = bench.ports["larder"]
         self.root = os.path.join(bench.work, "mirror")
         self.upstream = os.path.join(self.root, "upstream")
-        self.notes = []
+        self.busy = {}
 
     def larder(self, cache, count):
         return self.bench.processes.start("mirror-larder", [
@@ -69,6 +75,28 @@ class Mirror:
     def documents_status(self):
         status, body, _ = self.bench.request("GET", f"http://127.0.0.1:{self.port}/status", timeout=5)
         return json.loads(body)["resources"].get("documents") if status == 200 else None
+
+    def others(self):
+        """Others' work running now (BUSY), by command line."""
+        found = subprocess.run(["pgrep", "-fa", BUSY], capture_output=True, text=True).stdout.splitlines()
+        own = {os.getpid()} | {process.pid for process in self.bench.processes.running.values()}
+        return [line for line in found if int(line.split()[0]) not in own]
+
+    def quiet(self, what):
+        """Before a timed run: dirty pages written back (no run pays for the last one's writes); others'
+        work waited for up to QUIET_WAIT seconds, then noted for the report."""
+        os.sync()
+        deadline = time.monotonic() + QUIET_WAIT
+        while (others := self.others()) and time.monotonic() < deadline:
+            print(f"bench: waiting for others' work to end before {what}: {others[0][:100]}", flush=True)
+            time.sleep(30)
+        if others:
+            self.busy[what] = others
+
+    def ran_alone(self, what):
+        """After a timed run: notes others' work that started during it."""
+        if (others := self.others()) and what not in self.busy:
+            self.busy[what] = others
 
     def settled(self, count):
         """No sync running, and every document mirrored."""
@@ -149,14 +177,16 @@ class Mirror:
         results = {tool: [] for tool in TOOLS}
         for run in range(runs_for(count)):
             for tool in TOOLS:
+                folder = cache if tool == "larder" else os.path.join(self.root, f"{tool}-{count}")
+                shutil.rmtree(folder, ignore_errors=True)
+                self.quiet(f"{count:,} documents, first sync run {run + 1}, {tool}")
                 if tool == "larder":
-                    shutil.rmtree(cache, ignore_errors=True)
                     result = self.larder_sync(count, cache)
+                    self.ran_alone(f"{count:,} documents, first sync run {run + 1}, {tool}")
                     self.bench.processes.stop("mirror-larder")
                 else:
-                    folder = os.path.join(self.root, f"{tool}-{count}")
-                    shutil.rmtree(folder, ignore_errors=True)
                     result = self.tool_sync(tool, count, urls, folder)
+                    self.ran_alone(f"{count:,} documents, first sync run {run + 1}, {tool}")
                     shutil.rmtree(folder, ignore_errors=True)
                 results[tool].append(result)
                 shown = f"{result['seconds']:.2f} s" if "seconds" in result else result["error"]
@@ -167,10 +197,12 @@ class Mirror:
         """Spawn to the first 200 from /ready on the warm cache, STARTS times: milliseconds, or an error string."""
         starts = []
         for _ in range(STARTS):
+            self.quiet(f"{count:,} documents, warm start")
             started = time.monotonic()
             self.larder(cache, count)
             ready = self.bench.ready_within(self.port, 30)
             elapsed = (time.monotonic() - started) * 1000
+            self.ran_alone(f"{count:,} documents, warm start")
             self.bench.processes.stop("mirror-larder")
             if not ready:
                 return "not ready within 30 s"
@@ -179,6 +211,7 @@ class Mirror:
 
     def serve(self, count, cache):
         """A restart on the warm cache, then the listing and wrk on a few documents: memory and sizes."""
+        self.quiet(f"{count:,} documents, serving")
         process = self.larder(cache, count)
         if not self.bench.ready_within(self.port, 60):
             self.bench.processes.stop("mirror-larder")
@@ -202,6 +235,7 @@ class Mirror:
         figures = self.bench.wrk(f"http://127.0.0.1:{self.port}/", sample=[process.pid], seconds=SERVE_SECONDS,
                                  script=script)
         after, split = self.bench.rss_kib([process.pid]), self.bench.rss_split(process.pid)
+        self.ran_alone(f"{count:,} documents, serving")
         self.bench.processes.stop("mirror-larder")
         if status != 200:
             return {"error": f"GET /documents answered {status}"}
@@ -284,6 +318,11 @@ class Mirror:
             lines.append(f"| {count:,} | {started} | {last['rss'] / 1024:.1f} ({last['peak'] / 1024:.1f}) | {memory} "
                          f"| {listing} | {rate} |")
         lines += [""] + [f"- {error}" for error in errors] + ([""] if errors else [])
+        if self.busy:
+            lines += [f"Others' work ran on the machine during {len(self.busy)} timed run(s) ({', '.join(self.busy)}), "
+                      f"e.g. {'; '.join(line[:120] for line in next(iter(self.busy.values()))[:2])}", ""]
+        else:
+            lines += [f"No build, test, wrk, browser or Larder of anyone else ran before any timed run ({BUSY}).", ""]
         return lines
 
     def checks(self, figures):
