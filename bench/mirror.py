@@ -5,7 +5,8 @@ For each number N of documents: N small text documents (1–4 KiB of random lett
 their JSON index (SPEC §5, real sizes and sha256s), written once into the work folder and served by
 nginx (bench/peers/nginx.conf: static, keep-alive, access_log off). Then, on that nginx:
 
-first sync  Larder from an empty cache, spawn until `/status` counts N documents mirrored, against
+first sync  Larder from an empty cache, spawn until its log says the sync ended and `/status` counts
+            N documents mirrored, against
             `wget -q -i urls.txt -P dir` (one process, one keep-alive connection, no fsync) and
             `aria2c -j16 -i urls.txt -d dir`, in alternating runs (Larder, wget, aria2c, Larder, …),
             medians; Larder's resident memory right after the sync, and its peak during it.
@@ -18,10 +19,11 @@ A sync that does not finish (an index refused, downloads failing, too slow) is r
 error `/status` gives, and ends that N only, not the bench.
 
 Environment: BENCH_MIRROR_COUNTS (default 1000,10000,30000,100000), BENCH_MIRROR_RUNS (first syncs per
-tool where N ≤ 10,000, default 3; one above), BENCH_MIRROR_SERVE_SECONDS (wrk's run, default 10),
+tool where N ≤ 10,000, default 5; one above), BENCH_MIRROR_SERVE_SECONDS (wrk's run, default 10),
 BENCH_MIRROR_QUIET_WAIT (seconds to wait, before each timed run, for others' builds, tests, wrk or
 browsers to end; default 0: such runs are only named in the report). With the default counts it takes
-about 10 minutes on the 2-core machine, half of it at 100,000."""
+about 10 minutes on the 2-core machine, half of it at 100,000, and leaves some 700,000 files (3 GB) in
+the work folder until the bench ends."""
 import json
 import os
 import re
@@ -32,7 +34,7 @@ import subprocess
 import time
 
 COUNTS = [int(count) for count in os.environ.get("BENCH_MIRROR_COUNTS", "1000,10000,30000,100000").split(",")]
-RUNS = int(os.environ.get("BENCH_MIRROR_RUNS", "3"))
+RUNS = int(os.environ.get("BENCH_MIRROR_RUNS", "5"))
 SERVE_SECONDS = int(os.environ.get("BENCH_MIRROR_SERVE_SECONDS", "10"))
 QUIET_WAIT = int(os.environ.get("BENCH_MIRROR_QUIET_WAIT", "0"))
 STARTS = 5
@@ -40,7 +42,8 @@ SIZES = (1024, 4096)
 SERVED = 8
 TOOLS = ["larder", "wget", "aria2c"]
 # Others' work that would skew a run: builds, tests, load generators, browsers, other Larders.
-BUSY = r"swift-build|swift-test|swift-frontend|wrk|chromium|larder serve"
+SYNC_DONE = re.compile(rb"documents: sync added \d+, updated \d+, removed \d+, unchanged \d+, failed \d+")
+BUSY = r"swift-build|swift-test|swift-frontend|swiftc|xctest|clang|wrk|chromium|larder serve"
 
 
 def runs_for(count):
@@ -65,6 +68,7 @@ class Mirror:
         self.root = os.path.join(bench.work, "mirror")
         self.upstream = os.path.join(self.root, "upstream")
         self.busy = {}
+        self.mark = {}
 
     def larder(self, cache, count):
         return self.bench.processes.start("mirror-larder", [
@@ -77,26 +81,46 @@ class Mirror:
         return json.loads(body)["resources"].get("documents") if status == 200 else None
 
     def others(self):
-        """Others' work running now (BUSY), by command line."""
+        """{pid: (command line, CPU ticks so far)} of others' processes that match BUSY."""
         found = subprocess.run(["pgrep", "-fa", BUSY], capture_output=True, text=True).stdout.splitlines()
         own = {os.getpid()} | {process.pid for process in self.bench.processes.running.values()}
-        return [line for line in found if int(line.split()[0]) not in own]
+        ticks = {}
+        for line in found:
+            pid = int(line.split()[0])
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if pid not in own:
+                ticks[pid] = (line, int(fields[11]) + int(fields[12]))  # utime + stime
+        return ticks
+
+    def working_since(self, before):
+        """Others' processes that used more than a tenth of a second of CPU since `before` (idle ones don't count)."""
+        return [line for pid, (line, ticks) in self.others().items() if ticks - before.get(pid, ("", 0))[1] > 10]
 
     def quiet(self, what):
         """Before a timed run: dirty pages written back (no run pays for the last one's writes); others'
         work waited for up to QUIET_WAIT seconds, then noted for the report."""
         os.sync()
         deadline = time.monotonic() + QUIET_WAIT
-        while (others := self.others()) and time.monotonic() < deadline:
-            print(f"bench: waiting for others' work to end before {what}: {others[0][:100]}", flush=True)
+        while True:
+            before = self.others()
+            time.sleep(0.5)
+            working = self.working_since(before)
+            if not working or time.monotonic() > deadline:
+                break
+            print(f"bench: waiting for others' work to end before {what}: {working[0][:100]}", flush=True)
             time.sleep(30)
-        if others:
-            self.busy[what] = others
+        if working:
+            self.busy[what] = working
+        self.mark = self.others()
 
     def ran_alone(self, what):
-        """After a timed run: notes others' work that started during it."""
-        if (others := self.others()) and what not in self.busy:
-            self.busy[what] = others
+        """After a timed run: notes others' work that used the CPU during it."""
+        if (working := self.working_since(self.mark)) and what not in self.busy:
+            self.busy[what] = working
 
     def settled(self, count):
         """No sync running, and every document mirrored."""
@@ -128,30 +152,35 @@ class Mirror:
     # -----------------------------------------------------------------------------------------
 
     def larder_sync(self, count, cache):
-        """Spawn to N mirrored: {seconds, rss, peak} or {error}. Larder is left running."""
+        """Spawn to N mirrored: {seconds, rss, peak} or {error}; Larder is left running. The end is the
+        log's line for the finished sync, read every 10 ms (which costs Larder nothing), then confirmed
+        by `/status`; meanwhile `/status`, which counts every document, is asked only twice a second,
+        for progress and errors."""
+        log = os.path.join(self.bench.work, "mirror-larder.log")  # where bench.Processes writes its output
         started = time.monotonic()
         process = self.larder(cache, count)
-        peak, mirrored, changed = 0, -1, started
-        while time.monotonic() - started < time_limit(count):
+        peak, asked, mirrored, changed = 0, started, -1, started
+        while (now := time.monotonic()) - started < time_limit(count):
             if process.poll() is not None:
                 return {"error": f"larder exited with status {process.returncode}"}
-            documents = self.documents_status()
             peak = max(peak, self.bench.rss_kib([process.pid]))
-            if documents:
-                counts = documents["counts"]
-                if counts["mirrored"] == count:
-                    seconds = time.monotonic() - started
-                    rss = self.bench.rss_kib([process.pid])
-                    return {"seconds": seconds, "rss": rss, "peak": max(peak, rss)}
-                if counts["mirrored"] != mirrored:
-                    mirrored, changed = counts["mirrored"], time.monotonic()
-                error = documents.get("last_error")
-                failed = documents.get("failed_documents") or []
-                if (error or failed) and not documents.get("refreshing") and time.monotonic() - changed > 5:
-                    why = f"{error['kind']}: {error['message']}" if error else \
-                        f"{counts['failed']} downloads failed, e.g. {failed[0]['name']}: {failed[0]['error']}"
-                    return {"error": f"{mirrored:,} of {count:,} mirrored; {why}"}
-            time.sleep(0.05)
+            with open(log, "rb") as out:
+                done = SYNC_DONE.search(out.read())
+            if done or now - asked >= 0.5:
+                seconds, rss = time.monotonic() - started, self.bench.rss_kib([process.pid])
+                asked, documents = now, self.documents_status()
+                if documents:
+                    counts = documents["counts"]
+                    if counts["mirrored"] == count and done:
+                        return {"seconds": seconds, "rss": rss, "peak": max(peak, rss)}
+                    if counts["mirrored"] != mirrored:
+                        mirrored, changed = counts["mirrored"], now
+                    error, failed = documents.get("last_error"), documents.get("failed_documents") or []
+                    if done or ((error or failed) and not documents.get("refreshing") and now - changed > 5):
+                        why = f"{error['kind']}: {error['message']}" if error else f"{counts['failed']} downloads failed" + (
+                            f", e.g. {failed[0]['name']}: {failed[0]['error']}" if failed else "")
+                        return {"error": f"{mirrored:,} of {count:,} mirrored; {why}"}
+            time.sleep(0.01)
         return {"error": f"{max(mirrored, 0):,} of {count:,} mirrored after {time_limit(count)} s"}
 
     def tool_sync(self, tool, count, urls, folder):
@@ -172,26 +201,31 @@ class Mirror:
             return {"error": f"exit status {done.returncode}, {got:,} files; {done.stderr.decode(errors='replace')[-200:]}"}
         return {"seconds": seconds}
 
-    def first_syncs(self, count, urls, cache):
-        """Alternating runs of every tool; returns {tool: [result, …]}. The last Larder run's cache stays."""
+    def first_syncs(self, count, urls):
+        """Alternating runs of every tool: ({tool: [result, …]}, the cache of the last whole Larder sync)."""
+        cache = None
         results = {tool: [] for tool in TOOLS}
         for run in range(runs_for(count)):
             for tool in TOOLS:
-                folder = cache if tool == "larder" else os.path.join(self.root, f"{tool}-{count}")
-                shutil.rmtree(folder, ignore_errors=True)
-                self.quiet(f"{count:,} documents, first sync run {run + 1}, {tool}")
+                # A folder of its own for every run, and nothing deleted until the bench ends: ext4 without
+                # a journal (this machine's) skips inodes freed in the last 30 s at every file it creates,
+                # which made whichever run followed a deletion of thousands of files pay for it.
+                folder = os.path.join(self.root, f"{tool}-{count}-{run + 1}")
+                what = f"{count:,} documents, first sync run {run + 1}, {tool}"
+                self.quiet(what)
                 if tool == "larder":
-                    result = self.larder_sync(count, cache)
-                    self.ran_alone(f"{count:,} documents, first sync run {run + 1}, {tool}")
+                    result = self.larder_sync(count, folder)
+                    self.ran_alone(what)
                     self.bench.processes.stop("mirror-larder")
+                    if "seconds" in result:
+                        cache = folder
                 else:
                     result = self.tool_sync(tool, count, urls, folder)
-                    self.ran_alone(f"{count:,} documents, first sync run {run + 1}, {tool}")
-                    shutil.rmtree(folder, ignore_errors=True)
+                    self.ran_alone(what)
                 results[tool].append(result)
                 shown = f"{result['seconds']:.2f} s" if "seconds" in result else result["error"]
                 print(f"  {count:,} documents, run {run + 1}: {tool:6} {shown}", flush=True)
-        return results
+        return results, cache
 
     def warm_starts(self, count, cache):
         """Spawn to the first 200 from /ready on the warm cache, STARTS times: milliseconds, or an error string."""
@@ -251,14 +285,11 @@ class Mirror:
         for count in COUNTS:
             print(f"bench: the mirror of {count:,} documents …", flush=True)
             urls, index_bytes = self.write_data(count)
-            cache = os.path.join(self.root, f"cache-{count}")
-            syncs = self.first_syncs(count, urls, cache)
+            syncs, cache = self.first_syncs(count, urls)
             figure = {"index": index_bytes, "syncs": syncs}
             if all("seconds" in result for result in syncs["larder"]):
                 figure["starts"] = self.warm_starts(count, cache)
                 figure["serve"] = self.serve(count, cache)
-            shutil.rmtree(cache, ignore_errors=True)
-            shutil.rmtree(os.path.join(self.upstream, f"n{count}"), ignore_errors=True)
             figures[count] = figure
         self.bench.processes.stop("mirror-nginx")
         return self.report(figures), self.checks(figures)
