@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page bench-gzip epoll-churn fuzz
+.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -55,10 +55,10 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, and with a browser tab on the status page (about 15 minutes; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c (about 35 minutes; not in CI)
 bench: build
 	@missing=""; \
-	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver; do \
+	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -83,6 +83,11 @@ bench-page: build
 ## bench-gzip: only the gzipped-listing scenario of make bench, 10,000 documents, Larder against nginx gzip_static and gzip on (a few minutes)
 bench-gzip: build
 	python3 bench/bench.py --only gzip
+
+## bench-mirror: only the documents mirror's scenario of make bench: first sync (Larder, wget -i, aria2c -j16 from one nginx), start to ready, resident memory and the listing's size at BENCH_MIRROR_COUNTS documents (default 1000,10000,30000,100000; about 10 minutes)
+bench-mirror: build
+	@{ command -v wrk && command -v nginx && command -v wget && command -v aria2c; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx wget aria2 >/dev/null; } || { echo "bench-mirror needs: apt-get install -y wrk nginx wget aria2"; exit 1; }
+	python3 bench/bench.py --only mirror
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
 epoll-churn:
