@@ -56,19 +56,25 @@ struct DocumentsMirrorTests {
     }
 
     @Test func manyDocumentsCommitInBatchesAndStrayOrDamagedFilesAreFoundAfterStart() async throws {
-        // More than two batches' worth, so full batches and the last partial one all commit.
-        let many = (0..<600).map { TestDocument("n\($0).txt", "document \($0)\n") }
+        // More than four batches' worth, so full batches and the last partial one all commit, and more
+        // than a page of the store's reads (1,000), so the sync and the listing cross pages.
+        let count = 1_050
+        let many = (0..<count).map { TestDocument("n\($0).txt", "document \($0)\n") }
         try await withDocuments(many) { larder, _ in
             #expect(try await larder.waitForSync())
             let progress = larder.application?.documents?.syncProgress
             #expect(progress == SyncProgress.Snapshot(
-                running: false, total: 600, done: 600, failed: 0, bytes: many.reduce(0) { $0 + $1.content.count }))
+                running: false, total: count, done: count, failed: 0, bytes: many.reduce(0) { $0 + $1.content.count }))
             let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
-            #expect((status?["documents"]?["counts"] as? [String: Any])?["mirrored"] as? Int == 600)
+            #expect((status?["documents"]?["counts"] as? [String: Any])?["mirrored"] as? Int == count)
             let sync = status?["documents"]?["sync"] as? [String: Any]
-            #expect(sync?["running"] as? Bool == false && sync?["done"] as? Int == 600 && sync?["total"] as? Int == 600)
+            #expect(sync?["running"] as? Bool == false && sync?["done"] as? Int == count && sync?["total"] as? Int == count)
             let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
-            #expect(try store.documentFiles().count == 600)
+            #expect(try store.documentFiles().count == count)
+            let listing = try await larder.get("/documents", headers: [("Accept-Encoding", "gzip")])
+            let names = (try JSONSerialization.jsonObject(with: Data(gunzip(listing.body) ?? [])) as? [String: Any])?["documents"]
+                as? [[String: Any]]
+            #expect(names?.compactMap { $0["name"] as? String } == many.map(\.name), "every entry, in index order")
 
             // A file renamed into place by a batch that never committed (a kill between the two).
             await larder.stop()
@@ -79,7 +85,10 @@ struct DocumentsMirrorTests {
             #expect(try await larder.waitForSync())
             let files = try FileManager.default.contentsOfDirectory(atPath: directory)
             #expect(!files.contains(stray), "the first sync sweeps files no record names")
-            #expect(files.count == 600)
+            #expect(files.count == count)
+            // Rendered anew after the restart from the store: the same bytes, so the same validator.
+            let again = try await larder.get("/documents", headers: [("Accept-Encoding", "gzip")])
+            #expect(again.body == listing.body && again.header("ETag") == listing.header("ETag"))
             #expect(try await larder.get("/documents/n1.txt").body == many[1].content)
 
             // A file damaged while Larder runs is found when a request opens it, and fetched again.

@@ -35,8 +35,8 @@ struct MirrorDirectory: Sendable {
         return (descriptor, fileName)
     }
 
-    /// Renames a complete, fsynced temporary file to its final name. Durable only after `syncDirectory()`,
-    /// which a batch of renames shares.
+    /// Renames a complete temporary file to its final name. Durable, bytes and name, only after
+    /// `syncFiles()`, which a batch shares.
     func place(temporary: String, as fileName: String) throws {
         guard rename(path + "/" + temporary, path + "/" + fileName) == 0 else {
             throw MirrorError("cannot install \(fileName): \(String(cString: strerror(errno)))")
@@ -106,15 +106,17 @@ struct MirrorDirectory: Sendable {
         return names
     }
 
-    /// Makes the renames done so far survive a crash.
-    func syncDirectory() throws {
+    /// Makes every file written and renamed in the mirror so far survive a crash, bytes and names:
+    /// one `syncfs` for a whole batch, where each file's `fsync` and the directory's would each wait
+    /// for a journal commit (and block a thread of the cooperative pool while they do).
+    func syncFiles() throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw MirrorError("cannot open the documents directory: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw MirrorError("cannot fsync the documents directory: \(String(cString: strerror(errno)))")
+        guard FileSystemSync.sync(descriptor) == 0 else {
+            throw MirrorError("cannot sync the documents' file system: \(String(cString: strerror(errno)))")
         }
     }
 }

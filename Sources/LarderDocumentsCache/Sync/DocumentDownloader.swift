@@ -7,8 +7,8 @@ import LarderUpstream
 import Logging
 
 /// Downloads one document (SPEC §4.8): streamed to a temporary file in the mirror's directory,
-/// verified against the index's `size` and `sha256` and fsynced, then handed to `GroupCommit`, which
-/// renames it into place and records it with others in one transaction.
+/// verified against the index's `size` and `sha256`, then handed to `GroupCommit`, which renames it
+/// into place, makes it durable and records it with others in one transaction.
 struct DocumentDownloader: Sendable {
     /// What a download did.
     enum Outcome: Sendable, Equatable {
@@ -72,14 +72,8 @@ struct DocumentDownloader: Sendable {
             }
             let fileName = MirrorDirectory.fileName(for: entry.name, sha256: sha256)
             let same = current?.fileName == fileName
-            if !same {
-                // Each file's own fsync, here where downloads run side by side; the batch then needs only
-                // its renames, one directory fsync and one transaction.
-                guard fsync(temporary.descriptor) == 0 else {
-                    return .failure(RefreshError(.store, "\(entry.name): fsync failed: \(String(cString: strerror(errno)))"))
-                }
-                keepTemporary = true
-            }
+            // Not fsynced here: the batch's commit makes its files and renames durable with one syncfs.
+            if !same { keepTemporary = true }
             let file = DocumentFileRecord(
                 name: entry.name, fileName: fileName, size: count, sha256: sha256, contentType: entry.contentType,
                 createdAt: entry.createdAt, updatedAt: entry.updatedAt, storedAt: same ? current!.storedAt : now,
@@ -96,7 +90,7 @@ struct StagedDownload: Sendable {
     /// The record committed for it.
     let file: DocumentFileRecord
     let outcome: DocumentDownloader.Outcome
-    /// The fsynced temporary file renamed to `file.fileName` at the commit; nil when those bytes are
+    /// The verified temporary file renamed to `file.fileName` at the commit; nil when those bytes are
     /// already in place (a 304, or the same content again).
     let temporary: String?
     /// The previous copy's file, deleted only after the commit, so a crash leaves the old copy listed and whole.

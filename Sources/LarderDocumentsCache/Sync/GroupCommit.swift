@@ -4,8 +4,8 @@ import LarderStore
 import Logging
 import Synchronization
 
-/// Makes verified downloads durable in batches: their renames, one directory fsync and one SQLite
-/// transaction per batch instead of per document. A batch commits when it holds `batchSize` downloads,
+/// Makes verified downloads durable in batches: their renames, one `syncfs` (bytes and names) and one
+/// SQLite transaction per batch instead of an fsync, a directory fsync and a commit per document. A batch commits when it holds `batchSize` downloads,
 /// when its oldest has waited `maxDelay` (so a slow sync still shows progress), or when the sync ends.
 ///
 /// A kill at any moment leaves only whole, committed documents listed: a file renamed but never
@@ -90,7 +90,7 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Renames the batch's files into place, fsyncs the directory once, records them in one
+    /// Renames the batch's files into place, syncs them all at once, records them in one
     /// transaction, then publishes them and deletes the copies they replace.
     private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
@@ -110,7 +110,7 @@ final class GroupCommit: Sendable {
             }
         }
         do {
-            if placed.contains(where: { $0.temporary != nil }) { try mirror.syncDirectory() }
+            if placed.contains(where: { $0.temporary != nil }) { try mirror.syncFiles() }
             try store.commitDocumentFiles(placed.map(\.file))
             for staged in placed {
                 state.setFile(staged.file)

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// A listed document with its stored copy, if any: one row of the mirror as SQLite holds it.
@@ -118,5 +119,56 @@ extension Store {
             storedAt: row["f_stored_at"], fetchedAt: row["f_fetched_at"], etag: row["f_etag"],
             lastModified: row["f_last_modified"])
         return ListedDocument(entry: entry, file: file)
+    }
+}
+
+/// A new index arrives as it streams: its entries are staged a page at a time in a temporary table
+/// of the writer's connection, and replace the listed ones in one transaction only once the whole
+/// index proved valid (all or nothing, SPEC §4.3), so no pass holds 100,000 entries in memory.
+extension Store {
+    /// Starts staging a new index, dropping whatever an abandoned one left.
+    public func beginStagingDocumentEntries() throws(StoreError) {
+        try write { db in
+            try db.execute(sql: """
+                CREATE TEMP TABLE IF NOT EXISTS staged_document_entries AS SELECT * FROM document_entries WHERE 0;
+                DELETE FROM staged_document_entries;
+                """)
+        }
+    }
+
+    /// Adds a page of the new index's entries.
+    public func stageDocumentEntries(_ entries: [DocumentEntryRecord]) throws(StoreError) {
+        guard !entries.isEmpty else { return }
+        try write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO staged_document_entries (name, position, url, size, sha256, content_type, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for entry in entries {
+                try statement.execute(arguments: [
+                    entry.name, entry.position, entry.url, entry.size, entry.sha256, entry.contentType,
+                    entry.createdAt?.timeIntervalSince1970, entry.updatedAt?.timeIntervalSince1970,
+                ])
+            }
+        }
+    }
+
+    /// Makes the staged entries the listed ones, with the index's item record, in one transaction;
+    /// with `upstream`, that URL becomes the mirror's recorded upstream in the same transaction (SPEC §4.9).
+    public func commitStagedDocumentEntries(item: ItemRecord, adopting upstream: String? = nil) throws(StoreError) {
+        try write { db in
+            if let upstream { try Self.adopt(upstream: upstream, resource: DocumentEntryRecord.resource, in: db) }
+            try db.execute(sql: """
+                DELETE FROM document_entries;
+                INSERT INTO document_entries SELECT * FROM staged_document_entries;
+                DELETE FROM staged_document_entries;
+                """)
+            try item.save(db)
+        }
+    }
+
+    /// Forgets a staged index that was refused.
+    public func discardStagedDocumentEntries() throws(StoreError) {
+        try write { db in try db.execute(sql: "DELETE FROM staged_document_entries") }
     }
 }
