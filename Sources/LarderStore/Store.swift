@@ -14,6 +14,8 @@ public final class Store: Sendable {
     public static let fileName = "larder.sqlite"
 
     let pool: DatabasePool
+    /// Each connection's page cache, in KiB.
+    static let pageCacheKiB = 512
     let logger: Logger
 
     /// Opens (creating when needed) the store in `directory`, migrates it, and clears every
@@ -25,6 +27,10 @@ public final class Store: Sendable {
         configuration.prepareDatabase { db in
             // Durable commits: a refresh acknowledged is a refresh kept, even across a power cut.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // A small page cache per connection (SQLite's default is 2 MiB, and the pool opens up to
+            // 6): hot answers are prepared bytes in memory, and the mirror's records are read a
+            // document or a page at a time, so a larger cache only holds pages of a pass done once.
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
         }
         configuration.busyMode = .timeout(5)
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
