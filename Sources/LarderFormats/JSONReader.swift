@@ -9,6 +9,8 @@ public struct JSONReader {
     private let bytes: [UInt8]
     private var index: Int
     private var depth = 0
+    /// Where `bytes` starts in the body it was cut from, so error positions are the body's.
+    private var offset = 0
 
     /// Reads one complete document; an optional UTF-8 BOM is skipped (RFC 8259 §8.1 permits that).
     public static func read(_ bytes: [UInt8]) throws(FormatError) -> JSONValue {
@@ -19,6 +21,20 @@ public struct JSONReader {
         reader.skipWhitespace()
         guard reader.index == bytes.endIndex else { throw reader.failure("unexpected content after the JSON value") }
         return value
+    }
+
+    /// Reads the one value starting at `bytes`' first byte: a piece a streaming scanner cut out of a
+    /// larger body, at byte `offset` of it and inside `depth` open containers. Nothing is skipped before
+    /// the value and anything may follow it (the caller judges that); errors name the body's byte
+    /// positions, and the nesting limit counts the enclosing containers, as if the whole body were read.
+    /// Returns the value and the index in `bytes` just past it.
+    public static func readValue(_ bytes: [UInt8], at offset: Int, depth: Int) throws(FormatError) -> (value: JSONValue, end: Int) {
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw FormatError("the body is not valid UTF-8") }
+        var reader = JSONReader(bytes: bytes, index: 0)
+        reader.offset = offset
+        reader.depth = depth
+        let value = try reader.value()
+        return (value, reader.index)
     }
 
     private init(bytes: [UInt8], index: Int) {
@@ -202,7 +218,7 @@ public struct JSONReader {
     }
 
     private func failure(_ message: String) -> FormatError {
-        FormatError("byte \(index): \(message)")
+        FormatError("byte \(offset + index): \(message)")
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

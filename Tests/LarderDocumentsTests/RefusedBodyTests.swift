@@ -67,9 +67,16 @@ struct RefusedBodyTests {
         #expect(json == "index: xml: the body is not XML (it does not start with '<')")
     }
 
-    @Test("a body over the cap is refused whatever it holds", arguments: [0, 1, 100])
+    @Test("a body over the cap is refused at the first byte past it", arguments: [0, 1, 100])
     func overCap(cap: Int) throws {
-        let body = Array(repeating: UInt8(ascii: "x"), count: cap + 1)
-        #expect(refusal(body, maxBytes: cap) == "index: the body is \(cap + 1) bytes, over the limit of \(cap)")
+        // An index still open when the cap is reached: nothing within the cap is wrong yet.
+        let body = Array(("{" + String(repeating: " ", count: cap + 100)).utf8)
+        #expect(refusal(body, maxBytes: cap) == "index: the body is over the limit of \(cap) bytes")
+    }
+
+    @Test("what is wrong within the cap is found first, however the body is cut")
+    func faultBeforeCap() {
+        let body = Array(String(repeating: "x", count: 101).utf8)
+        #expect(refusal(body, maxBytes: 100) == "index: the body is neither XML nor JSON (it starts with 'xxxxxxxxxxxxxxxxxxxx')")
     }
 }

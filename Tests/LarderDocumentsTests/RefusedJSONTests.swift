@@ -41,9 +41,12 @@ struct RefusedJSONTests {
         #expect(message.contains(expected))
     }
 
-    @Test("too many documents are refused before any of them is judged")
+    @Test("too many documents are refused when the one past the limit starts, before it is read")
     func tooMany() {
-        let body = #"{"version":1,"documents":["# + Array(repeating: "{}", count: 100_001).joined(separator: ",") + "]}"
+        // Entries are judged as they arrive, so the first 100,000 must be valid to reach the limit;
+        // the one past it is refused whatever it holds.
+        let entries = (0..<100_000).map { #"{"name":"d\#($0)"}"# } + ["[not even an entry"]
+        let body = #"{"version":1,"documents":["# + entries.joined(separator: ",") + "]}"
         #expect(refusal(body) == "index: more than 100000 documents")
     }
 }

@@ -95,6 +95,22 @@ struct JSONReaderTests {
         #expect(failure(hostile)?.contains("nesting deeper") == true)
     }
 
+    @Test("a value cut from a larger body reads as it would there: positions, nesting and what follows it")
+    func valueCutFromABody() throws {
+        let (value, end) = try JSONReader.readValue(Array(#"{"a":[1]} ,"#.utf8), at: 40, depth: 2)
+        #expect(value == .object(["a": .array([.number("1")])]))
+        #expect(end == 9, "what follows the value is the caller's to judge")
+        #expect(try JSONReader.readValue(Array("12x".utf8), at: 0, depth: 0).end == 2)
+        #expect(throws: FormatError("byte 47: unterminated string")) { try JSONReader.readValue(Array(#"{"a":"x"#.utf8), at: 40, depth: 0) }
+        let nested = Array((String(repeating: "[", count: JSONReader.maxDepth - 1) + "[").utf8)
+        #expect(throws: FormatError("byte \(10 + JSONReader.maxDepth - 2): nesting deeper than \(JSONReader.maxDepth) levels")) {
+            try JSONReader.readValue(nested, at: 10, depth: 2)
+        }
+        // Only a whole body may start with a BOM.
+        #expect(throws: FormatError("byte 0: unexpected character '0xEF'")) { try JSONReader.readValue([0xEF, 0xBB, 0xBF, 0x31], at: 0, depth: 0) }
+        #expect(throws: FormatError("the body is not valid UTF-8")) { try JSONReader.readValue([0x22, 0xFF, 0x22], at: 0, depth: 0) }
+    }
+
     @Test("kind names the value for error messages")
     func kinds() {
         #expect([JSONValue.object([:]), .array([]), .string(""), .number("1"), .bool(true), .null].map(\.kind)

@@ -1,40 +1,62 @@
 import Foundation
 import LarderFormats
 
-/// Turns a raw index into a `DocumentIndex` by the rules of SPEC §5, all or nothing: the first
-/// violation throws, naming the entry (counted from 1) and the field.
-struct DocumentIndexValidator {
+/// Judges an index by the rules of SPEC §5, all or nothing: the first violation throws, naming the
+/// entry (counted from 1) and the field. Entries are taken one at a time, in index order, so a stream
+/// judges each as it arrives and a whole raw index goes through exactly the same rules.
+struct DocumentIndexValidator: Sendable {
     /// Where the index was fetched from; relative document URLs, and bare names, resolve against it.
     let indexURL: URL
 
-    func validate(_ raw: RawDocumentIndex) throws(DocumentIndexError) -> DocumentIndex {
+    /// How many entries have been accepted so far; the next one is at position `accepted + 1`.
+    private(set) var accepted = 0
+
+    /// The first entry of each case-folded name: its position and its name as written.
+    private var firstByName: [String: (position: Int, name: String)] = [:]
+
+    init(indexURL: URL) {
+        self.indexURL = indexURL
+    }
+
+    /// A whole raw index (the XML reader's, or the JSON oracle's) into a `DocumentIndex`.
+    mutating func validate(_ raw: RawDocumentIndex) throws(DocumentIndexError) -> DocumentIndex {
         // The readers check these early; checked again so this type alone guarantees its output.
         try IndexShape.checkVersion(raw.version)
         try IndexShape.checkCount(raw.documents.count)
-        var generatedAt: Date?
-        if let text = raw.generatedAt {
-            do {
-                generatedAt = try FieldRules.instant(text, field: "generated_at")
-            } catch {
-                throw .index(error.message)
-            }
-        }
+        let generatedAt = try Self.generatedAt(raw.generatedAt)
         // An empty list is valid: an upstream may list nothing, and the mirror then removes everything.
         var documents: [DocumentEntry] = []
         documents.reserveCapacity(raw.documents.count)
-        var positionByName: [String: Int] = [:]
-        for (offset, entry) in raw.documents.enumerated() {
-            let document = try self.document(entry, position: offset + 1)
-            // Names become file names, and case-insensitive file systems would merge these two.
-            let key = DocumentName.caseFolded(document.name)
-            if let first = positionByName[key] {
-                throw .document(offset + 1, name: document.name,
-                                "name duplicates document \(first) ('\(documents[first - 1].name)') ignoring case")
-            }
-            positionByName[key] = offset + 1
-            documents.append(document)
+        for entry in raw.documents {
+            documents.append(try accept(entry))
         }
         return DocumentIndex(version: 1, generatedAt: generatedAt, documents: documents)
+    }
+
+    /// The next entry in index order: its fields judged, the count and the name's uniqueness checked.
+    mutating func accept(_ entry: RawDocumentEntry) throws(DocumentIndexError) -> DocumentEntry {
+        let position = accepted + 1
+        try IndexShape.checkCount(position)
+        let document = try self.document(entry, position: position)
+        // Names become file names, and case-insensitive file systems would merge these two.
+        let key = DocumentName.caseFolded(document.name)
+        if let first = firstByName[key] {
+            throw .document(position, name: document.name,
+                            "name duplicates document \(first.position) ('\(first.name)') ignoring case")
+        }
+        firstByName[key] = (position, document.name)
+        accepted = position
+        return document
+    }
+
+    /// The index's `generated_at`, when it has one, as an instant.
+    static func generatedAt(_ text: String?) throws(DocumentIndexError) -> Date? {
+        guard let text else { return nil }
+        do {
+            return try FieldRules.instant(text, field: "generated_at")
+        } catch {
+            throw .index(error.message)
+        }
     }
 
     private func document(_ entry: RawDocumentEntry, position: Int) throws(DocumentIndexError) -> DocumentEntry {
