@@ -60,20 +60,39 @@ struct DocumentsSync: Sendable {
         return .success(outcome)
     }
 
-    /// Fetches the index conditionally; true on a 304. A refused index throws and changes nothing.
+    /// Fetches the index conditionally, reading it as it streams in; true on a 304 (or an index older
+    /// than the held one). A refused index throws and changes nothing.
     private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
         let item = try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
         let validators = state.hasIndex && !switching
             ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
-        let answer: UpstreamResult
+        guard let indexURL = URL(string: upstream.url) else {
+            throw RefreshError(.store, "the documents URL cannot be read as a URL")
+        }
+        let intake = try IndexIntake(
+            store: store, stream: DocumentIndexStream(format: upstream.format, indexURL: indexURL, maxBytes: indexMaxBytes))
+        let answer: UpstreamStreamOutcome
+        let generatedAt: Date?
         do {
-            answer = try await client.fetch(upstream.url, validators: validators, maxBytes: indexMaxBytes)
+            answer = try await client.stream(upstream.url, validators: validators, maxBytes: indexMaxBytes) { chunk in
+                try intake.feed(chunk)
+            }
+            generatedAt = if case .streamed = answer { try intake.finish() } else { nil }
         } catch {
-            events.upstreamFetch(.documents, outcome: .error)
-            throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "index: \(error.message)")
+            intake.discard()
+            if let refusal = intake.refusal {
+                events.upstreamFetch(.documents, outcome: .refused)
+                throw RefreshError(.invalidPayload, "refused the documents index: \(refusal.message)")
+            }
+            if let error = error as? UpstreamError {
+                events.upstreamFetch(.documents, outcome: .error)
+                throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "index: \(error.message)")
+            }
+            throw RefreshError(.store, "index: \(error)")
         }
         switch answer {
         case .notModified(let sent):
+            intake.discard()
             // Asked without validators, a new upstream has nothing to confirm: a 304 is no index of it.
             guard !switching else {
                 events.upstreamFetch(.documents, outcome: .error)
@@ -84,36 +103,20 @@ struct DocumentsSync: Sendable {
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
                 etag: sent.etag, lastModified: sent.lastModified)
             return true
-        case .fetched(let body):
-            guard let indexURL = URL(string: upstream.url) else {
-                throw RefreshError(.store, "the documents URL cannot be read as a URL")
-            }
-            let index: DocumentIndex
-            do {
-                index = try DocumentIndexParser.parse(body.bytes, format: upstream.format, indexURL: indexURL,
-                                                      maxBytes: indexMaxBytes)
-            } catch {
-                events.upstreamFetch(.documents, outcome: .refused)
-                throw RefreshError(.invalidPayload, "refused the documents index: \(error.message)")
-            }
+        case .streamed(let body):
             events.upstreamFetch(.documents, outcome: .fetched)
-            let entries = index.documents.enumerated().map { position, entry in
-                DocumentEntryRecord(
-                    name: entry.name, position: position, url: entry.url.absoluteString, size: entry.size,
-                    sha256: entry.sha256, contentType: entry.contentType, createdAt: entry.createdAt,
-                    updatedAt: entry.updatedAt)
-            }
             // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3);
             // the rule compares copies of one upstream, so not across a change of URL (§4.9).
-            if !switching, let generated = index.generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
+            if !switching, let generated = generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
+                intake.discard()
                 events.regressionRefused(.documents)
                 logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
                 try store.touch(
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
                 return true
             }
-            let updatedAt = index.generatedAt ?? now
-            try store.replaceDocumentIndex(entries, item: ItemRecord(
+            let updatedAt = generatedAt ?? now
+            try store.commitStagedDocumentEntries(item: ItemRecord(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
                 etag: body.validators.etag, lastModified: body.validators.lastModified),
                 adopting: switching ? upstream.url : nil)
