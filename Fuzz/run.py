@@ -27,7 +27,7 @@ FIXTURES = ROOT.parent / "shared" / "fixtures"
 DICTIONARIES = {
     "path": "http", "rates-query": "http", "byte-range": "http", "conditional": "http", "accept-encoding": "http",
     "bearer-token": "http", "json-reader": "json", "xml-screen": "xml", "ecb-rates": "xml",
-    "pipe-rates": "pipe", "json-rates": "json", "json-index": "json", "xml-index": "xml",
+    "pipe-rates": "pipe", "json-rates": "json", "json-index": "json", "json-index-stream": "json", "xml-index": "xml",
     "rfc3339": "time", "document-name": "http", "document-url": "http", "duration": "time",
 }
 RATES_TARGETS = {"ecb-rates", "json-rates", "pipe-rates", "xml-screen", "json-reader"}
