@@ -119,7 +119,8 @@ public final class UpstreamClient: Sendable {
                 throw UpstreamError.tooLarge(maxBytes, detail: "declared Content-Length \(declared)")
             }
             let count = try await BodyReader(
-                maxBytes: maxBytes, deadline: started + limits.requestTimeout, limits: limits, url: target.shown
+                maxBytes: maxBytes, deadline: started + limits.requestTimeout, limits: limits, url: target.shown,
+                timers: client.eventLoopGroup.any()
             ).read(response.body, into: sink)
             let body = UpstreamStreamedBody(
                 byteCount: count, validators: Self.validators(in: headers, else: .none),
