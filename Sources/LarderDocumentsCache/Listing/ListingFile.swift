@@ -14,6 +14,14 @@ struct ListingFile: Sendable {
     let gzip: String?
     let etag: String
     let lastModified: Int
+    /// The files mapped once, when no larger than `mappedLimit`: sent from the page cache in one go,
+    /// where libmicrohttpd sends a descriptor 128 KiB per turn of its loop (a third of the rate for
+    /// a 2.4 MiB listing). The pages count as resident only once sent, so a larger listing (23 MiB
+    /// at 100,000 entries) goes by sendfile, and memory stays flat whatever the index.
+    let identityBytes: SharedBytes?
+    let gzipBytes: SharedBytes?
+
+    static let mappedLimit = 8 * 1024 * 1024
 
     /// Chunks of rendered JSON are written out at this size.
     private static let chunk = 64 * 1024
@@ -45,7 +53,8 @@ struct ListingFile: Sendable {
         return ListingFile(
             directory: directory, identity: identity, gzip: gzip,
             etag: "\"" + written.sha256.prefix(24) + "\"",
-            lastModified: Int(lastModified.timeIntervalSince1970.rounded(.down)))
+            lastModified: Int(lastModified.timeIntervalSince1970.rounded(.down)),
+            identityBytes: mapped(directory + "/" + identity), gzipBytes: gzip.flatMap { mapped(directory + "/" + $0) })
     }
 
     /// The answer to `request`: gzip when preferred (and no `Range`), else identity; nil when the
@@ -53,17 +62,31 @@ struct ListingFile: Sendable {
     func response(for request: Request, state: CacheState) -> Response? {
         let variant = gzip != nil
         if let gzip, request.prefersGzip, request.headers["Range"] == nil,
-           let (descriptor, size) = open(gzip) {
+           let source = source(gzip, gzipBytes) {
             let representation = FileRepresentation(
                 contentType: "application/json", etag: String(etag.dropLast()) + "-gzip\"", lastModified: lastModified,
                 encoding: "gzip", variesByEncoding: true)
-            return FileAnswer.response(
-                for: request, descriptor: descriptor, size: size, representation: representation, state: state)
+            return FileAnswer.response(for: request, source: source, representation: representation, state: state)
         }
-        guard let (descriptor, size) = open(identity) else { return nil }
+        guard let source = source(identity, identityBytes) else { return nil }
         let representation = FileRepresentation(
             contentType: "application/json", etag: etag, lastModified: lastModified, variesByEncoding: variant)
-        return FileAnswer.response(for: request, descriptor: descriptor, size: size, representation: representation, state: state)
+        return FileAnswer.response(for: request, source: source, representation: representation, state: state)
+    }
+
+    private func source(_ name: String, _ bytes: SharedBytes?) -> FileSource? {
+        if let bytes { return .mapped(bytes) }
+        return open(name).map { .descriptor($0.0, size: $0.1) }
+    }
+
+    /// The file at `path` mapped, when it is no larger than `mappedLimit`.
+    private static func mapped(_ path: String) -> SharedBytes? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0, info.st_size <= mappedLimit else { return nil }
+        return SharedBytes(mapping: descriptor, count: Int(info.st_size))
     }
 
     /// Deletes both files (answers in flight keep their open descriptors).
