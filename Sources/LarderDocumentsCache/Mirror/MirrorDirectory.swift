@@ -89,9 +89,22 @@ struct MirrorDirectory: Sendable {
         return Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec) / 1e9)
     }
 
-    /// Every entry of the directory except `.` and `..`.
-    func listing() -> [String] {
-        Self.entries(of: path)
+    /// Calls `body` with the directory's entries (not `.` and `..`), `size` names at a time, so a
+    /// directory of 100,000 files is never listed whole in memory.
+    func forEachPage(of size: Int, _ body: ([String]) throws -> Void) throws {
+        guard let handle = opendir(path) else { return }
+        defer { closedir(handle) }
+        var page: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            page.append(name)
+            if page.count == size {
+                try body(page)
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        if !page.isEmpty { try body(page) }
     }
 
     /// Every entry of the directory at `path` except `.` and `..`.

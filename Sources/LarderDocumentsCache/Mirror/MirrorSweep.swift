@@ -15,6 +15,8 @@ final class MirrorSweep: Sendable {
     /// Files made after this are this process's own work in progress, never swept.
     let startedAt: Date
     private let done = Mutex(false)
+    /// Directory entries checked against the store at once.
+    static let pageSize = 500
 
     init(mirror: MirrorDirectory, store: Store, state: DocumentsState, logger: Logger, startedAt: Date = Date()) {
         self.mirror = mirror
@@ -31,11 +33,10 @@ final class MirrorSweep: Sendable {
             return !done
         }
         guard first else { return }
-        var referenced = Set<String>()
+        // Both passes hold a page at a time, never every name: memory stays flat at 100,000 documents.
         var damaged: [DocumentFileRecord] = []
         do {
             try store.forEachDocumentFile { file in
-                referenced.insert(file.fileName)
                 if mirror.size(of: file.fileName) != file.size { damaged.append(file) }
             }
         } catch {
@@ -47,10 +48,17 @@ final class MirrorSweep: Sendable {
             logger.warning("documents: \(damaged.count) stored file(s) missing or damaged; they will be fetched again")
         }
         var cleaned = 0
-        for name in mirror.listing() where !referenced.contains(name) {
-            guard let modified = mirror.modified(name), modified < startedAt else { continue }
-            mirror.remove(name)
-            cleaned += 1
+        do {
+            try mirror.forEachPage(of: Self.pageSize) { names in
+                let referenced = try store.referencedDocumentFiles(among: names)
+                for name in names where !referenced.contains(name) {
+                    guard let modified = mirror.modified(name), modified < startedAt else { continue }
+                    mirror.remove(name)
+                    cleaned += 1
+                }
+            }
+        } catch {
+            logger.error("documents: cannot read the mirror's records to clean its directory: \(error)")
         }
         if cleaned > 0 {
             logger.notice("documents: removed \(cleaned) temporary or unlisted file(s) from the mirror directory")

@@ -75,12 +75,14 @@ extension Store {
         }
     }
 
-    /// Whether a stored record names `fileName` (the file column is unique, so this is an index lookup).
-    public func documentFileIsReferenced(_ fileName: String) throws(StoreError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM document_files WHERE file_name = ?)"),
-                arguments: [fileName]) ?? false
+    /// Which of `fileNames` a stored record names (the file column is unique, so these are index lookups).
+    public func referencedDocumentFiles(among fileNames: [String]) throws(StoreError) -> Set<String> {
+        guard !fileNames.isEmpty else { return [] }
+        return try read { db in
+            let marks = Array(repeating: "?", count: fileNames.count).joined(separator: ",")
+            return Set(try String.fetchAll(
+                db, sql: "SELECT file_name FROM document_files WHERE file_name IN (\(marks))",
+                arguments: StatementArguments(fileNames)))
         }
     }
 
