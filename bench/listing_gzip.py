@@ -74,6 +74,6 @@ def run(larder, nginx, static, wrk, request, rounds, connections):
                      f"{rate(name) / rate('nginx gzip_static'):.2f} | "
                      f"{sum(r['bad'] for r in runs)}, {sum(r['errors'] for r in runs)} |")
     lines += ["", f"gzip is {len(compressed) / len(identity):.1%} of the listing (zlib level 6; nginx's own level 6: "
-              f"{len(per_request):,} B). Larder compressed it on the first gzip request: that answer took "
+              f"{len(per_request):,} B). Larder wrote it beside the listing when the sync rendered both: the first gzip answer took "
               f"{timings[0]:.0f} ms, the next {timings[1]:.0f} ms.", ""]
     return lines
