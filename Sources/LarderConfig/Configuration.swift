@@ -22,7 +22,7 @@ public struct Configuration: Sendable, Equatable {
     public var documents: UpstreamResource<DocumentsFormat>?
     public var documentsTTL: Duration = .seconds(900)
     /// The largest documents index taken, after decompression (SPEC §6): an index of 100,000 entries fits.
-    public var documentsIndexMaxBytes = 64 * 1024 * 1024
+    public var documentsIndexMaxBytes = DocumentIndexParser.defaultMaxBytes
     /// The largest document taken, after decompression (SPEC §6).
     public var documentsMaxBytes = 64 * 1024 * 1024
     /// Which web origins may read `/documents*`: none by default, as a mirror may hold private documents.

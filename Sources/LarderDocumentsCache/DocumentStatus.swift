@@ -44,14 +44,9 @@ extension DocumentsCache {
             failedRows.append((entry.position, Self.status(entry, file, failures)))
         }
         var rows = failedRows.sorted { $0.position < $1.position }.map(\.status)
-        var position = -1
-        while rows.count < limit {
-            let page = try store.listedDocuments(after: position, limit: limit)
-            guard let last = page.last else { break }
-            position = last.entry.position
-            for document in page where failures[document.entry.name] == nil && rows.count < limit {
-                rows.append(Self.status(document.entry, document.file, failures))
-            }
+        var pages = ListedPages(store: store)
+        while rows.count < limit, let document = try pages.next() {
+            if failures[document.entry.name] == nil { rows.append(Self.status(document.entry, document.file, failures)) }
         }
         let counts = try state.counts()
         let listedFailures = failures.count <= limit ? failedRows.count : failures.count

@@ -21,7 +21,7 @@ public final class DocumentsCache: Sendable {
 
         public init(
             upstream: UpstreamResource<DocumentsFormat>, ttl: Duration,
-            indexMaxBytes: Int = 64 * 1024 * 1024, documentMaxBytes: Int = 64 * 1024 * 1024
+            indexMaxBytes: Int = DocumentIndexParser.defaultMaxBytes, documentMaxBytes: Int = 64 * 1024 * 1024
         ) {
             self.upstream = upstream
             self.ttl = ttl
@@ -63,13 +63,13 @@ public final class DocumentsCache: Sendable {
             logger.notice("documents: the upstream URL changed; the mirror is served, marked stale, until the new upstream's index is synced")
         }
         mirror = try MirrorDirectory(path: directory)
-        listing = try ListingCache(directory: directory + "-listing", store: store, logger: logger)
         let item = try store.item(resource: DocumentEntryRecord.resource, key: DocumentsSync.indexKey)
         // Nothing more is read here: entries and files stay in the store, read a document at a time,
         // and no file is checked (the first sync sweeps them in the background, and a request finds a
         // damaged one when it opens it), so start-up does not grow with the mirror.
         let state = DocumentsState(store: store, hasIndex: item != nil, indexUpdatedAt: item?.updatedAt)
         self.state = state
+        listing = try ListingCache(directory: directory + "-listing", store: store, state: state, logger: logger)
         self.store = store
         let downloader = DocumentDownloader(
             mirror: mirror, client: client, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
@@ -119,6 +119,9 @@ extension DocumentsCache {
 
     /// Documents whose latest download failed (their old copies, if any, are still served).
     public var failedDownloads: [(name: String, message: String)] { state.failures }
+
+    /// How many documents' latest download failed (without sorting them as `failedDownloads` does).
+    public var failedDownloadCount: Int { state.failureMessages.count }
 
     /// How far the running sync's downloads are; `running` is false between syncs.
     public var syncProgress: SyncProgress.Snapshot { progress.snapshot }

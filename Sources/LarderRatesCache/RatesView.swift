@@ -10,7 +10,6 @@ public struct RatesView: Sendable {
     /// One currency of the newest day against the chosen base.
     public struct Row: Sendable, Equatable {
         public let code: String
-        public let name: String?
         /// The rate as `/rates?base=` writes it (published digits, or 6 significant digits when converted).
         public let text: String
         public let value: Decimal
@@ -35,8 +34,6 @@ public struct RatesView: Sendable {
     public var date: RateDate { snapshot.set.date }
     /// The base the feed publishes the newest day in.
     public var base: String { snapshot.set.base }
-    public var dayCount: Int { snapshot.history.count }
-    public var firstDate: RateDate? { snapshot.history.days.first?.date }
     /// The stored day before the newest, which the table's change is measured against.
     public var previousDate: RateDate? {
         let days = snapshot.history.days
@@ -67,7 +64,7 @@ public struct RatesView: Sendable {
         }
         return lines.compactMap { line in
             Self.decimal(line.number).map {
-                Row(code: line.code, name: name(of: line.code), text: line.number, value: $0, previous: previous[line.code])
+                Row(code: line.code, text: line.number, value: $0, previous: previous[line.code])
             }
         }
     }

@@ -45,8 +45,7 @@ struct BodyReader: Sendable {
     /// Linux), some 800 bytes per request for the whole timeout, 24 MiB during a first sync of 30,000
     /// documents.
     private func sleep(until deadline: ContinuousClock.Instant) async throws {
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
-        let scheduled = timers.scheduleTask(in: .nanoseconds(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))) {}
+        let scheduled = timers.scheduleTask(in: max(.zero, TimeAmount(ContinuousClock.now.duration(to: deadline)))) {}
         try await withTaskCancellationHandler {
             try await scheduled.futureResult.get()
         } onCancel: {

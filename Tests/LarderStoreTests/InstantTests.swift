@@ -26,15 +26,18 @@ struct InstantTests {
     static func write(in directory: String) throws {
         let store = try Store(directory: directory, logger: quietLogger)
         try store.prepare(resource: "documents", upstreamURL: "http://127.0.0.1:1/index.json")
-        try store.replaceDocumentIndex([entry], item: item)
-        try store.commitDocumentFile(file)
+        try store.beginStagingDocumentEntries()
+        try store.stageDocumentEntries([entry])
+        try store.commitStagedDocumentEntries(item: item)
+        try store.commitDocumentFiles([file])
     }
 
     /// Reopens the store and expects every instant back as written.
     static func expectInstantsRead(in directory: String) throws {
         let store = try Store(directory: directory, logger: quietLogger)
-        let entry = try #require(try store.documentEntries().first)
-        let file = try #require(try store.documentFiles().first)
+        let (listedEntry, storedFile) = try store.document(named: "a.txt")
+        let entry = try #require(listedEntry)
+        let file = try #require(storedFile)
         let item = try #require(try store.item(resource: "documents", key: "index"))
         for (read, written) in [
             (entry.createdAt, created), (entry.updatedAt, updated), (file.createdAt, created), (file.updatedAt, updated),

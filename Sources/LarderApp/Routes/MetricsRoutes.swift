@@ -34,7 +34,7 @@ struct MetricsRoutes: Sendable {
             metrics.set(.documentsListed, Double(summary.listed))
             metrics.set(.documentsMirrored, Double(summary.mirrored))
             metrics.set(.documentsBytes, Double(summary.bytes))
-            metrics.set(.documentsFailed, Double(documents.failedDownloads.count))
+            metrics.set(.documentsFailed, Double(documents.failedDownloadCount))
         }
     }
 

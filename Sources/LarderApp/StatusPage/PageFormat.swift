@@ -48,8 +48,8 @@ enum PageFormat {
     }
 
     /// `count` and the noun, in the plural unless one: `1 day`, `5 days`.
-    static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(count(number)) \(number == 1 ? noun : plural ?? noun + "s")"
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(count(number)) \(number == 1 ? noun : noun + "s")"
     }
 
     /// The change from `previous` to `value` in per cent, two decimals, signed (`+0.12 %`, `−0.05 %`,

@@ -8,8 +8,6 @@ struct PageQuery: Sendable, Equatable {
     var base: String?
     var currency: String?
 
-    static let parameterNames = ["base", "currency"]
-
     static func parse(_ query: QueryItems) throws(HTTPError) -> PageQuery {
         var parsed = PageQuery()
         for (name, value) in query {

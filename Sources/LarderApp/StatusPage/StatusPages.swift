@@ -32,7 +32,6 @@ final class StatusPages: Sendable {
     /// a bad query answers a JSON 400 like the other routes.
     func answer(_ request: Request) -> Handler.Answer {
         let rates = reporter.rates?.view
-        let version = PageVersion(rates: reporter.rates, view: rates, documents: reporter.documents)
         let selection: PageSelection?
         do throws(HTTPError) {
             let query = try PageQuery.parse(request.query)
@@ -40,6 +39,8 @@ final class StatusPages: Sendable {
         } catch {
             return .now(error.response)
         }
+        // After the query: a refused one needs no version.
+        let version = PageVersion(rates: reporter.rates, view: rates, documents: reporter.documents)
         if let page = kept.withLock({ $0.version == version ? $0.pages[selection] : nil }) {
             return .now(page.response(for: request))
         }

@@ -14,48 +14,51 @@ final class ListingCache: Sendable {
         var generation = 0
     }
 
-    let directory: String
+    let directory: MirrorDirectory
     let store: Store
+    /// Where the index's `generated_at` (the listing's) is read.
+    let state: DocumentsState
     let logger: Logger
     private let current = Mutex(Current())
     private let flight = SingleFlight<Int, ListingFile?>()
 
     /// Uses `directory` (created, mode 0700) for the listing's files; those of earlier runs are deleted.
-    init(directory: String, store: Store, logger: Logger) throws {
+    init(directory: String, store: Store, state: DocumentsState, logger: Logger) throws {
+        let directory = try MirrorDirectory(path: directory)
         self.directory = directory
         self.store = store
+        self.state = state
         self.logger = logger
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw MirrorError("cannot create the listing directory \(directory): \(String(cString: strerror(errno)))")
+        try directory.forEachPage(of: 500) { names in
+            for name in names { directory.remove(name) }
         }
-        for name in MirrorDirectory.entries(of: directory) { unlink(directory + "/" + name) }
     }
 
     /// The listing as last rendered, nil until rendered since the start or the last failed rendering.
     var file: ListingFile? { current.withLock { $0.file } }
 
     /// The listing, rendered now (joining a rendering in flight) when there is none.
-    func rendered(indexUpdatedAt: Date?) async -> ListingFile? {
+    func rendered() async -> ListingFile? {
         let generation = current.withLock { $0.file == nil ? $0.generation : nil }
         guard let generation else { return file }
-        return await render(generation, indexUpdatedAt: indexUpdatedAt) ?? nil
+        return await render(generation) ?? nil
     }
 
     /// The index or a file changed: renders the listing anew and replaces the old one with it.
-    func changed(indexUpdatedAt: Date?) async {
+    func changed() async {
         let generation = current.withLock { current in
             current.generation += 1
             return current.generation
         }
-        _ = await render(generation, indexUpdatedAt: indexUpdatedAt)
+        _ = await render(generation)
     }
 
-    private func render(_ generation: Int, indexUpdatedAt: Date?) async -> ListingFile?? {
+    private func render(_ generation: Int) async -> ListingFile?? {
         await flight.run(generation) { [self] in
             let made: ListingFile
             do {
                 made = try ListingFile.render(
-                    store: store, indexUpdatedAt: indexUpdatedAt, into: directory, generation: generation)
+                    store: store, indexUpdatedAt: state.indexUpdatedAt, into: directory, generation: generation)
             } catch {
                 logger.error("documents: cannot render the listing: \(error)")
                 // Stale now: the next request tries again rather than being served the old contents.

@@ -107,18 +107,6 @@ struct MirrorDirectory: Sendable {
         if !page.isEmpty { try body(page) }
     }
 
-    /// Every entry of the directory at `path` except `.` and `..`.
-    static func entries(of path: String) -> [String] {
-        guard let handle = opendir(path) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
     /// Makes every file written and renamed in the mirror so far survive a crash, bytes and names:
     /// one `syncfs` for a whole batch, where each file's `fsync` and the directory's would each wait
     /// for a journal commit (and block a thread of the cooperative pool while they do).

@@ -25,7 +25,7 @@ public struct DocumentsRoutes: Sendable {
                 cache.refresher.refreshIfDue(freshness)
                 cache.events.hit(.documents, stale: freshness.isExpired)
                 if let listing = cache.listing.file,
-                   let response = listing.response(for: request, state: state(freshness, fetchedAt: listing.lastModified)) {
+                   let response = listing.response(for: request, state: state(freshness, fetchedAt: listing.identityRepresentation.lastModified)) {
                     return .now(response)
                 }
             } else {
@@ -35,9 +35,9 @@ public struct DocumentsRoutes: Sendable {
             return .later { request in
                 if !cache.state.hasIndex { await waitForIndex() }
                 guard cache.state.hasIndex else { return indexUnavailable() }
-                guard let listing = await cache.listing.rendered(indexUpdatedAt: cache.state.indexUpdatedAt),
+                guard let listing = await cache.listing.rendered(),
                       let response = listing.response(
-                        for: request, state: state(cache.refresher.freshness(), fetchedAt: listing.lastModified))
+                        for: request, state: state(cache.refresher.freshness(), fetchedAt: listing.identityRepresentation.lastModified))
                 else {
                     return HTTPError.serviceUnavailable("the listing cannot be rendered (see the log)", retryAfterSeconds: 5)
                         .response

@@ -48,9 +48,9 @@ struct DocumentsSync: Sendable {
         }
         // Rendered before the sync reports done, so a refresh's answer and the listing agree.
         if !outcome.indexNotModified || outcome.added + outcome.updated + outcome.removed > 0 {
-            await listing.changed(indexUpdatedAt: state.indexUpdatedAt)
+            await listing.changed()
         } else if listing.file == nil {
-            _ = await listing.rendered(indexUpdatedAt: state.indexUpdatedAt)
+            _ = await listing.rendered()
         }
         // The sync's pages of records and the index's parse are freed: give their memory back.
         MemoryTrim.releaseFreedMemory()

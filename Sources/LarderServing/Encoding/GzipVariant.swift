@@ -26,7 +26,12 @@ public final class GzipVariant: Sendable {
     init?(of body: SharedBytes, identityETag: String) {
         guard body.count > Self.largestIdentityOnly else { return nil }
         source = body
-        etag = String(identityETag.dropLast()) + "-gzip\""
+        etag = Self.etag(forIdentity: identityETag)
+    }
+
+    /// The gzip encoding's ETag for a representation whose identity ETag is `identityETag`.
+    public static func etag(forIdentity identityETag: String) -> String {
+        String(identityETag.dropLast()) + "-gzip\""
     }
 
     /// The gzip bytes, compressed on the first call; nil when zlib failed.

@@ -31,7 +31,7 @@ public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord
         self.updatedAt = updatedAt
     }
 
-    /// Read by hand rather than through `Decodable`: a warm start reads every entry, and this is several times faster.
+    /// Read by hand rather than through `Decodable`: a sync and the listing read every entry, and this is several times faster.
     public init(row: Row) throws {
         name = row["name"]
         position = row["position"]
@@ -91,7 +91,7 @@ public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord,
         self.lastModified = lastModified
     }
 
-    /// Read by hand rather than through `Decodable` (a warm start reads every file record).
+    /// Read by hand rather than through `Decodable` (the first sync's sweep reads every file record).
     public init(row: Row) throws {
         name = row["name"]
         fileName = row["file_name"]
@@ -123,32 +123,9 @@ public struct DocumentFileRecord: Sendable, Equatable, Codable, FetchableRecord,
 }
 
 extension Store {
-    /// The last valid index's entries, in index order.
-    public func documentEntries() throws(StoreError) -> [DocumentEntryRecord] {
-        try read { db in try DocumentEntryRecord.order(Column("position")).fetchAll(db) }
-    }
-
     /// Every document on disk.
     public func documentFiles() throws(StoreError) -> [DocumentFileRecord] {
         try read { db in try DocumentFileRecord.fetchAll(db) }
-    }
-
-    /// Replaces the listed entries and the index's item record in one transaction; with `upstream`,
-    /// that URL becomes the mirror's recorded upstream in the same transaction (SPEC §4.9).
-    public func replaceDocumentIndex(
-        _ entries: [DocumentEntryRecord], item: ItemRecord, adopting upstream: String? = nil
-    ) throws(StoreError) {
-        try write { db in
-            if let upstream { try Self.adopt(upstream: upstream, resource: DocumentEntryRecord.resource, in: db) }
-            try DocumentEntryRecord.deleteAll(db)
-            for entry in entries { try entry.insert(db) }
-            try item.save(db)
-        }
-    }
-
-    /// Records a document's new bytes (after they were renamed into place).
-    public func commitDocumentFile(_ file: DocumentFileRecord) throws(StoreError) {
-        try commitDocumentFiles([file])
     }
 
     /// Records a batch of documents' new bytes in one transaction (one commit, one WAL sync, for the batch).

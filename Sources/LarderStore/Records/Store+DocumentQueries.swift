@@ -37,14 +37,12 @@ extension Store {
     private static let joinedSelect = "SELECT e.*, " + fileColumns.map { "f.\($0) AS f_\($0)" }.joined(separator: ", ")
         + " FROM document_entries e LEFT JOIN document_files f ON f.name = e.name"
 
-    /// The entry of `name` and its stored file (either may be absent).
+    /// The entry of `name` and its stored file; both nil when `name` is not listed (one indexed join).
     public func document(named name: String) throws(StoreError) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
         try read { db in
-            let entry = try DocumentEntryRecord.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM document_entries WHERE name = ?"), arguments: [name])
-            let file = try DocumentFileRecord.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM document_files WHERE name = ?"), arguments: [name])
-            return (entry, file)
+            let row = try Row.fetchOne(db.cachedStatement(sql: Self.joinedSelect + " WHERE e.name = ?"), arguments: [name])
+            let listed = try row.map(Self.listed)
+            return (listed?.entry, listed?.file)
         }
     }
 
