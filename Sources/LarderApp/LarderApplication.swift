@@ -88,11 +88,9 @@ public struct LarderApplication: Sendable {
     ) -> Router {
         var router = Router()
         HealthRoutes.register(on: &router)
-        OperationsRoutes(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
-            .register(on: &router)
-        StatusPageRoutes(reporter: StatusReporter(
-            configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
-        ).register(on: &router)
+        let reporter = StatusReporter(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
+        OperationsRoutes(reporter: reporter).register(on: &router)
+        StatusPageRoutes(reporter: reporter).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))

@@ -1,15 +1,10 @@
 import Foundation
-import LarderConfig
-import LarderDocumentsCache
 import LarderHTTP
-import LarderRatesCache
 
 /// `GET /ready` and `GET /status` (SPEC §3): readiness for orchestrators, and what each resource is doing.
 struct OperationsRoutes: Sendable {
-    let configuration: Configuration
-    let rates: RatesCache?
-    let documents: DocumentsCache?
-    let startedAt: Date
+    /// The same reporter as the status page's, so `/status` and the page cannot disagree.
+    let reporter: StatusReporter
 
     func register(on router: inout Router) {
         router.add(.get, "/ready", reads: [], .immediate { _ in ready() })
@@ -18,7 +13,7 @@ struct OperationsRoutes: Sendable {
 
     /// 200 when every configured resource has data; else 503 with the reasons.
     func ready() -> Response {
-        let reasons = Readiness(rates: rates, documents: documents).reasons
+        let reasons = Readiness(rates: reporter.rates, documents: reporter.documents).reasons
         let body: [String: Any] = reasons.isEmpty ? ["status": "ready"] : ["status": "not_ready", "reasons": reasons]
         var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
         if !reasons.isEmpty { headers.add("Retry-After", "5") }
@@ -26,8 +21,7 @@ struct OperationsRoutes: Sendable {
     }
 
     func status() -> Response {
-        let report = StatusReporter(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
-            .report()
+        let report = reporter.report()
         return Response(
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
             body: .bytes(SharedBytes(Self.json(report.jsonObject))))
