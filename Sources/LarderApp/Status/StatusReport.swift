@@ -38,6 +38,14 @@ struct ResourceReport: Sendable, Equatable {
         let schedule: String
         let next: Date?
         let missed: Int
+
+        /// The rates cache's calendar as `/status` and the page show it.
+        init(of rates: RatesCache) {
+            let calendar = rates.publicationSchedule
+            schedule = calendar.schedule
+            next = calendar.nextPublication
+            missed = calendar.missed
+        }
     }
 
     /// A document whose latest download failed.
@@ -86,11 +94,10 @@ struct StatusReporter: Sendable {
     private func ratesReport() -> ResourceReport? {
         guard let rates, let upstream = configuration.rates else { return nil }
         let summary = rates.summary
-        let schedule = rates.publicationSchedule
         return Self.describe(
             rates.refresher, url: upstream.url, format: upstream.format.rawValue,
             counts: .rates(days: summary.days, latestDate: summary.latestDate),
-            publication: .init(schedule: schedule.schedule, next: schedule.nextPublication, missed: schedule.missed),
+            publication: .init(of: rates),
             failedDocuments: [])
     }
 

@@ -46,11 +46,12 @@ struct PageQuery: Sendable, Equatable {
     }
 
     private static func code(_ value: String, parameter: String) throws(HTTPError) -> String {
-        let upper = value.uppercased()
-        guard CurrencyRate.isValidCode(upper) else {
-            throw .badRequest("\(parameter): '\(value.prefix(40))' is not a currency code (three letters, like USD)")
+        do {
+            return try RatesQuery.code(value, parameter: parameter)
+        } catch {
+            guard case .badRequest(let message) = error else { throw .badRequest("\(error)") }
+            throw .badRequest(message)
         }
-        return upper
     }
 
     private static func repeated(_ name: String) -> HTTPError {

@@ -98,10 +98,7 @@ struct PageVersion: Sendable, Equatable {
     init(rates: RatesCache?, view: RatesView?, documents: DocumentsCache?) {
         self.rates = rates.map { Refreshing($0.refresher) }
         ratesRevision = view?.revision
-        publication = rates.map { cache in
-            let schedule = cache.publicationSchedule
-            return .init(schedule: schedule.schedule, next: schedule.nextPublication, missed: schedule.missed)
-        }
+        publication = rates.map(ResourceReport.Publication.init(of:))
         self.documents = documents.map { Refreshing($0.refresher) }
         documentsRevision = documents?.revision
         documentsSync = documents?.syncProgress

@@ -56,7 +56,8 @@ public struct RatesQuery: Sendable, Hashable {
         return query
     }
 
-    private static func code(_ text: String, parameter: String) throws(RatesQueryError) -> String {
+    /// `text` as a currency code, upper-cased, or a 400 naming `parameter` (the status page's query too).
+    public static func code(_ text: String, parameter: String) throws(RatesQueryError) -> String {
         let upper = text.uppercased()
         guard CurrencyRate.isValidCode(upper) else {
             throw .badRequest("\(parameter): '\(text.prefix(40))' is not a currency code (three letters, like USD)")
