@@ -72,7 +72,7 @@ let package = Package(
         // The freshness rules of SPEC §4: TTL, timestamps, single flight, backoff, scheduling. Pure Swift, clock injected.
         .target(
             name: "LarderFreshness",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["LarderFormats", .product(name: "Logging", package: "swift-log")]
         ),
         // Cached answers over HTTP: representations with validators, SPEC §3's cache headers, 304s,
         // and responses prepared once per second for the hot path. Shared by rates and documents.
@@ -242,7 +242,7 @@ let package = Package(
             name: "LarderDocumentsCacheTests",
             dependencies: [
                 "LarderDocumentsCache", "LarderDocuments", "LarderRatesCache", "LarderRates", "LarderApp", "LarderConfig",
-                "LarderStore", "LarderFreshness", "LarderServing", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
+                "LarderStore", "LarderFreshness", "LarderServing", "LarderHTTP", "LarderTesting", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The application's own routes (/health, /ready, /status, /metrics, the status page) on a Larder run by withLarder.
@@ -258,7 +258,15 @@ let package = Package(
             name: "FuzzReplayTests",
             dependencies: ["LarderFuzzing"]
         ),
-        .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "LarderEndToEndTests",
+            dependencies: [
+                "LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            // Stores written by earlier builds, read from the source tree by path.
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

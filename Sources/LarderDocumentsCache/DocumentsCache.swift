@@ -67,7 +67,8 @@ public final class DocumentsCache: Sendable {
         // Nothing more is read here: entries and files stay in the store, read a document at a time,
         // and no file is checked (the first sync sweeps them in the background, and a request finds a
         // damaged one when it opens it), so start-up does not grow with the mirror.
-        let state = DocumentsState(store: store, hasIndex: item != nil, indexUpdatedAt: item?.updatedAt)
+        let state = DocumentsState(
+            store: store, hasIndex: item != nil, indexUpdatedAt: item?.updatedAt, indexStoredAt: item?.fetchedAt)
         self.state = state
         listing = try ListingCache(directory: directory + "-listing", store: store, state: state, logger: logger)
         self.store = store

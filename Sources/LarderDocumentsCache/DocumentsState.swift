@@ -16,6 +16,8 @@ final class DocumentsState: Sendable {
     private struct Contents {
         var hasIndex: Bool
         var indexUpdatedAt: Date?
+        /// When Larder stored the index: no `Last-Modified` may be later (an upstream's clock or typo may be).
+        var indexStoredAt: Date?
         /// The last download error of each document whose latest download failed (for `/status`).
         var failures: [String: String] = [:]
         /// Bumped by every change of the entries, the files or the failures (the status page renders once per change).
@@ -27,14 +29,17 @@ final class DocumentsState: Sendable {
     let store: Store
     private let contents: Mutex<Contents>
 
-    init(store: Store, hasIndex: Bool, indexUpdatedAt: Date?) {
+    init(store: Store, hasIndex: Bool, indexUpdatedAt: Date?, indexStoredAt: Date?) {
         self.store = store
-        contents = Mutex(Contents(hasIndex: hasIndex, indexUpdatedAt: indexUpdatedAt))
+        contents = Mutex(Contents(hasIndex: hasIndex, indexUpdatedAt: indexUpdatedAt, indexStoredAt: indexStoredAt))
     }
 
     var hasIndex: Bool { contents.withLock { $0.hasIndex } }
 
     var indexUpdatedAt: Date? { contents.withLock { $0.indexUpdatedAt } }
+
+    /// When the index was stored, the latest its `Last-Modified` may be.
+    var indexStoredAt: Date? { contents.withLock { $0.indexStoredAt } }
 
     /// The entry of `name` and its file, if any: from memory when asked lately, else from the store.
     func lookup(_ name: String) throws(StoreError) -> Lookup {
@@ -62,10 +67,11 @@ final class DocumentsState: Sendable {
     }
 
     /// A new index was committed to the store.
-    func setIndex(updatedAt: Date) {
+    func setIndex(updatedAt: Date, storedAt: Date) {
         contents.withLock { contents in
             contents.hasIndex = true
             contents.indexUpdatedAt = updatedAt
+            contents.indexStoredAt = storedAt
             contents.hot.removeAll()
             contents.revision += 1
         }

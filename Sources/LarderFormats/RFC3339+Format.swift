@@ -7,10 +7,13 @@ extension RFC3339 {
     /// Plain arithmetic, not a date formatter: this runs for every document of a listing, and
     /// Foundation's formatters load ICU, which costs milliseconds each.
     public static func string(_ date: Date, milliseconds: Bool = true) -> String {
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        // Clamped to years 1...9999 (NaN to 1970): any instant writes as a date, none traps.
+        let instant = date.timeIntervalSince1970.isNaN ? 0
+            : min(max(date.timeIntervalSince1970, TimeInterval(WholeSeconds.first)), TimeInterval(WholeSeconds.last) + 0.999)
+        let totalMillis = Int64((instant * 1000).rounded())
         var seconds = totalMillis.floorDivided(by: 1000)
         let millis = milliseconds ? Int(totalMillis - seconds * 1000) : 0
-        if !milliseconds { seconds = Int64(date.timeIntervalSince1970.rounded(.down)) }
+        if !milliseconds { seconds = Int64(instant.rounded(.down)) }
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(fromDays: days)

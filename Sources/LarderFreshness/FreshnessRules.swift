@@ -1,4 +1,5 @@
 public import Foundation
+import LarderFormats
 
 /// An item's upstream timestamps, where known (SPEC §4).
 public struct Timestamps: Sendable, Equatable {
@@ -8,6 +9,13 @@ public struct Timestamps: Sendable, Equatable {
     public init(createdAt: Date? = nil, updatedAt: Date? = nil) {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+
+    /// These timestamps as rules may use them at `now` (SPEC §4.11): one after `now` is kept as data
+    /// but decides nothing, so it counts as unknown. A year-9999 `updated_at` cannot then refuse every
+    /// later copy as a regression, nor make the cached copy look newer than any the upstream sends.
+    public func known(asOf now: Date) -> Timestamps {
+        Timestamps(createdAt: createdAt.flatMap { $0 <= now ? $0 : nil }, updatedAt: updatedAt.flatMap { $0 <= now ? $0 : nil })
     }
 }
 
@@ -21,8 +29,8 @@ public enum FreshnessRules {
 
     /// Whole seconds of the TTL left: negative once expired (how long ago it expired, rounded away from zero).
     public static func secondsLeft(fetchedAt: Date, ttl: Duration, now: Date) -> Int {
-        let left = ttl.timeInterval - now.timeIntervalSince(fetchedAt)
-        return left > 0 ? Int(left.rounded(.down)) : -Int((-left).rounded(.up))
+        // Rounded down either way: 2.5 s left is 2, 2.5 s past is -3 (away from zero).
+        WholeSeconds.of(ttl.timeInterval - now.timeIntervalSince(fetchedAt), .down)
     }
 
     /// §4.2: the cached copy is stale against the upstream's when any of the four timestamps is

@@ -16,7 +16,9 @@ public final class ManualClock: FreshnessClock {
 
     private let state: Mutex<State>
 
-    public init(now: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
+    /// Starts at 2027-01-15T08:00:00Z by default: after every day the tests' feeds publish, since a
+    /// day after tomorrow is refused (SPEC §4.11).
+    public init(now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         state = Mutex(State(now: now))
     }
 

@@ -55,6 +55,7 @@ public final class RatesCache: Sendable {
         if upstreamSwitch.isPending {
             logger.notice("rates: the upstream URL changed; the cached rates are served, marked stale, until the new upstream delivers")
         }
+        try Self.dropDaysOutOfBounds(store, settings: settings, now: clock.now, logger: logger)
         let latest = try store.latestRateSet()
         let history = try Self.loadHistory(store, logger: logger)
         // Reading every stored day peaks well above the ~3 MB the history keeps.
@@ -105,6 +106,21 @@ public final class RatesCache: Sendable {
 
     /// The newest day prepared for serving; nil while nothing is cached.
     var current: RatesSnapshot? { snapshot.current }
+
+    /// Drops the stored days outside SPEC §4.11's bounds (an earlier Larder took any day), or not
+    /// dates at all, with one log line naming them, so the schedule and never-regress start from the rest.
+    private static func dropDaysOutOfBounds(
+        _ store: Store, settings: Settings, now: Date, logger: Logger
+    ) throws(StoreError) {
+        let format = settings.upstream.format == .auto
+            ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
+            : settings.upstream.format
+        let bounds = RateBounds(format: format, now: now)
+        let dropped = try store.dropRateDays { RateDate($0).map(bounds.contains) ?? false }
+        guard !dropped.isEmpty else { return }
+        let named = dropped.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (dropped.count > 10 ? ", …" : "")
+        logger.warning("rates: dropped \(dropped.count) stored day(s) outside \(bounds.earliest)...\(bounds.latest) (today, UTC, + 1 day): \(named); the other days are served")
+    }
 
     /// Every stored day's rendered object; days stored before objects were kept are rendered and saved once.
     private static func loadHistory(_ store: Store, logger: Logger) throws(StoreError) -> RatesHistory {

@@ -1,6 +1,7 @@
 public import Foundation
 public import LarderFreshness
 public import LarderHTTP
+import LarderFormats
 
 /// How fresh a cached answer is at one instant, and the SPEC §3 headers that say so.
 public struct CacheState: Sendable, Equatable {
@@ -30,17 +31,17 @@ public struct CacheState: Sendable, Equatable {
 
     /// Whole seconds of freshness left: negative once expired (how long ago, rounded away from zero).
     public var ttlLeft: Int {
-        let left = expiresAt.timeIntervalSince(now)
-        return left > 0 ? Int(left.rounded(.down)) : -Int((-left).rounded(.up))
+        // Rounded down either way: 2.5 s left is 2, 2.5 s past is -3 (away from zero).
+        WholeSeconds.of(expiresAt.timeIntervalSince(now), .down)
     }
 
     public var isStale: Bool { ttlLeft <= 0 }
 
     /// Whole seconds since the upstream last confirmed the copy.
-    public var age: Int { max(0, Int(now.timeIntervalSince(fetchedAt).rounded(.down))) }
+    public var age: Int { max(0, WholeSeconds.of(now.timeIntervalSince(fetchedAt))) }
 
     /// The second this state is current for: prepared answers are rebuilt when it changes.
-    public var second: Int { Int(now.timeIntervalSince1970.rounded(.down)) }
+    public var second: Int { WholeSeconds.since1970(now) }
 
     /// `Cache-Control`, `Expires`, `Age` and `Cache-Status`; `immutable` for a day that can never change.
     public func headers(immutable: Bool = false) -> HTTPHeaders {
@@ -51,7 +52,7 @@ public struct CacheState: Sendable, Equatable {
             headers.add("Cache-Control", "public, max-age=\(max(0, ttlLeft))")
             // The expiry instant itself (max-age counts down to it), for HTTP/1.0 caches and people;
             // once past, it says so (RFC 9111 §5.3).
-            headers.add("Expires", HTTPDate.format(secondsSince1970: Int(expiresAt.timeIntervalSince1970.rounded(.down))))
+            headers.add("Expires", HTTPDate.format(secondsSince1970: WholeSeconds.since1970(expiresAt)))
         }
         headers.add("Age", String(age))
         var status = "Larder; hit; ttl=\(immutable ? 31_536_000 : ttlLeft)"

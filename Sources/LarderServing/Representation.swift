@@ -20,7 +20,7 @@ public final class Representation: Sendable {
         self.contentType = contentType
         etag = Self.etag(for: bytes)
         gzip = GzipVariant(of: body, identityETag: etag)
-        self.lastModified = Int(lastModified.timeIntervalSince1970.rounded(.down))
+        self.lastModified = WholeSeconds.since1970(lastModified)
         lastModifiedText = HTTPDate.format(secondsSince1970: self.lastModified)
     }
 

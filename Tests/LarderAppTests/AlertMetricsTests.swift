@@ -38,13 +38,13 @@ struct AlertMetricsTests {
             #expect(sample(ready, "larder_ready") == 1)
             #expect(sample(ready, "larder_resource_stale" + Self.rates) == 0)
             #expect(sample(ready, "larder_refresh_consecutive_failures" + Self.rates) == 0)
-            #expect(sample(ready, "larder_last_success_timestamp_seconds" + Self.rates) == 1_790_000_000)
+            #expect(sample(ready, "larder_last_success_timestamp_seconds" + Self.rates) == 1_800_000_000)
 
             // Past the TTL with the upstream failing: still ready (it serves its copy), stale, counting.
             #expect(sample(failing, "larder_ready") == 1)
             #expect(sample(failing, "larder_resource_stale" + Self.rates) == 1)
             #expect((sample(failing, "larder_refresh_consecutive_failures" + Self.rates) ?? 0) >= 3)
-            #expect(sample(failing, "larder_last_success_timestamp_seconds" + Self.rates) == 1_790_000_000)
+            #expect(sample(failing, "larder_last_success_timestamp_seconds" + Self.rates) == 1_800_000_000)
         }
     }
 
@@ -65,7 +65,7 @@ struct AlertMetricsTests {
             }
             #expect(attempted, "the restarted Larder's first refresh ran (and failed)")
             let text = try await larder.get("/metrics").text
-            #expect(sample(text, "larder_last_success_timestamp_seconds" + Self.rates) == 1_790_000_000)
+            #expect(sample(text, "larder_last_success_timestamp_seconds" + Self.rates) == 1_800_000_000)
             #expect(sample(text, "larder_resource_stale" + Self.rates) == 1)
             #expect(sample(text, "larder_ready") == 1)
             #expect((sample(text, "larder_refresh_consecutive_failures" + Self.rates) ?? 0) >= 1)

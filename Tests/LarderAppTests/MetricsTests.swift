@@ -78,7 +78,7 @@ struct MetricsTests {
             #expect(sample(text, #"larder_http_request_duration_seconds_count{route="/rates"}"#) == 5)
             #expect(sample(text, #"larder_resource_stale{resource="rates"}"#) == 1)
             // The last confirmation was the regression's 200, before the clock moved.
-            #expect(sample(text, #"larder_last_success_timestamp_seconds{resource="rates"}"#) == 1_790_000_000)
+            #expect(sample(text, #"larder_last_success_timestamp_seconds{resource="rates"}"#) == 1_800_000_000)
             #expect(sample(text, #"larder_refresh_consecutive_failures{resource="rates"}"#) == 1)
             #expect(sample(text, #"larder_refresh_duration_seconds_count{resource="rates"}"#) == 6)
             // Only configured resources have series.

@@ -17,7 +17,7 @@ func withRates<T: Sendable>(
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
-    try await withLarder(clock: ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))) { configuration, upstream in
+    try await withLarder(clock: ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))) { configuration, upstream in
         configuration.rates = UpstreamResource(url: upstream.url(path), format: .auto)
         configuration.ratesTTL = .seconds(100)
         configuration.ratesSchedule = .ttl

@@ -13,7 +13,7 @@ let ratesFeedPath = "/rates/feed.xml"
 /// of `ttl` (the ECB calendar has its own suite), the clock starting at `now`; `configure` may change more.
 func withRatesFeed<T: Sendable>(
     _ feed: String = ECB.document([("2026-11-20", ECB.rates)]), ttl: Duration = .seconds(100),
-    now: Date = Date(timeIntervalSince1970: 1_790_000_000),
+    now: Date = Date(timeIntervalSince1970: 1_800_000_000),
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {

@@ -8,6 +8,8 @@ import Testing
 @Suite("RatesMerge: what a payload changes in the store")
 struct RatesMergeTests {
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    /// When the plans are made: a day after every timestamp these tests give.
+    static let now = t0.addingTimeInterval(86_400)
     static let usd = [("USD", "1.0862"), ("JPY", "162.41")]
     static let usdMoved = [("USD", "1.0900"), ("JPY", "162.41")]
 
@@ -24,7 +26,7 @@ struct RatesMergeTests {
         return RatesMerge.plan(
             payload: ParsedRates(sets: payload),
             stored: Dictionary(uniqueKeysWithValues: records.map { ($0.date, $0) }),
-            latest: records.max { $0.date < $1.date })
+            latest: records.max { $0.date < $1.date }, now: now)
     }
 
     @Test func anEmptyPayloadChangesNothing() {
@@ -85,7 +87,24 @@ struct RatesMergeTests {
         broken.rates[0].value = "not a number"
         let fresh = Self.day("2026-11-20")
         let plan = RatesMerge.plan(
-            payload: ParsedRates(sets: [fresh]), stored: [broken.date: broken], latest: broken)
+            payload: ParsedRates(sets: [fresh]), stored: [broken.date: broken], latest: broken, now: Self.now)
         #expect(plan == RatesMerge.Plan(write: [fresh]))
+    }
+
+    @Test func aCachedUpdatedAtAfterNowRefusesNothing() {
+        // An upstream once said 9999: kept as data, but it decides nothing, so the real copy replaces it.
+        let poisoned = Self.day("2026-11-20", created: Self.t0, updated: Date(timeIntervalSince1970: 253_402_214_400))
+        let real = Self.day("2026-11-20", Self.usdMoved, created: Self.t0, updated: Self.t0.addingTimeInterval(60))
+        #expect(Self.plan([real], stored: [poisoned]) == RatesMerge.Plan(write: [real]))
+    }
+
+    @Test func anOfferedUpdatedAtAfterNowIsNoReasonToReplace() {
+        // Only a timestamp both sides know, up to now, may call the cached copy stale.
+        let held = Self.day("2026-11-20", created: Self.t0, updated: Self.t0)
+        let future = Self.day("2026-11-20", Self.usdMoved, created: Self.t0, updated: Self.now.addingTimeInterval(3600))
+        #expect(Self.plan([future], stored: [held]) == RatesMerge.Plan(write: [future]), "unknown counts as stale")
+        let regression = Self.plan([Self.day("2026-11-20", Self.usdMoved, created: Self.t0, updated: Self.t0.addingTimeInterval(-60))],
+                                   stored: [Self.day("2026-11-20", created: Self.t0, updated: Self.now.addingTimeInterval(3600))])
+        #expect(regression.regression == nil, "a cached timestamp after now cannot make the offered copy a regression")
     }
 }

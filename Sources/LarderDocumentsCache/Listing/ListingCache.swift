@@ -58,7 +58,8 @@ final class ListingCache: Sendable {
             let made: ListingFile
             do {
                 made = try ListingFile.render(
-                    store: store, indexUpdatedAt: state.indexUpdatedAt, into: directory, generation: generation)
+                    store: store, indexUpdatedAt: state.indexUpdatedAt, indexStoredAt: state.indexStoredAt,
+                    into: directory, generation: generation)
             } catch {
                 logger.error("documents: cannot render the listing: \(error)")
                 // Stale now: the next request tries again rather than being served the old contents.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LarderFormats
 import LarderHTTP
 import LarderServing
 import LarderStore
@@ -26,10 +27,14 @@ struct ListingFile: Sendable {
     /// Chunks of rendered JSON are written out at this size.
     private static let chunk = 64 * 1024
 
-    /// Writes the listing of the store's current index, named after `generation`.
-    static func render(store: Store, indexUpdatedAt: Date?, into directory: MirrorDirectory, generation: Int) throws -> ListingFile {
+    /// Writes the listing of the store's current index, named after `generation`. The index's
+    /// `generated_at` is listed as sent, but dates `Last-Modified` no later than the index was stored.
+    static func render(
+        store: Store, indexUpdatedAt: Date?, indexStoredAt: Date?, into directory: MirrorDirectory, generation: Int
+    ) throws -> ListingFile {
         let newestFile = try store.newestDocumentStoredAt().map { Date(timeIntervalSince1970: $0) }
-        let lastModified = [indexUpdatedAt, newestFile].compactMap { $0 }.max() ?? Date(timeIntervalSince1970: 0)
+        let indexModified = indexUpdatedAt.map { updated in indexStoredAt.map { min(updated, $0) } ?? updated }
+        let lastModified = [indexModified, newestFile].compactMap { $0 }.max() ?? Date(timeIntervalSince1970: 0)
         let stem = "listing-\(generation)-" + UUID().uuidString.prefix(8)
         let identity = stem + ".json"
         let descriptor = try create(identity, in: directory)
@@ -51,7 +56,7 @@ struct ListingFile: Sendable {
         }
         let gzip = compressed(identity, in: directory, as: stem + ".json.gz", size: written.count)
         let etag = "\"" + written.sha256.prefix(24) + "\""
-        let seconds = Int(lastModified.timeIntervalSince1970.rounded(.down))
+        let seconds = WholeSeconds.since1970(lastModified)
         return ListingFile(
             directory: directory, identity: identity, gzip: gzip,
             identityRepresentation: FileRepresentation(

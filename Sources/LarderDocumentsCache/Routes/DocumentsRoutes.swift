@@ -1,5 +1,6 @@
 import Foundation
 import LarderDocuments
+import LarderFormats
 import LarderFreshness
 public import LarderHTTP
 import LarderServing
@@ -121,10 +122,12 @@ public struct DocumentsRoutes: Sendable {
         let representation = FileRepresentation(
             contentType: ContentTypePolicy.served(entry.contentType ?? file.contentType),
             etag: "\"" + file.sha256.prefix(32) + "\"",
-            lastModified: Int((file.updatedAt ?? file.storedAt).timeIntervalSince1970.rounded(.down)))
+            // The upstream's `updated_at`, but never after Larder stored the bytes: an `updated_at`
+            // years ahead would be a Last-Modified after Date (RFC 9110 §8.8.2.1).
+            lastModified: WholeSeconds.since1970(min(file.updatedAt ?? file.storedAt, file.storedAt)))
         return FileAnswer.response(
             for: request, source: source, representation: representation,
-            state: state(freshness, fetchedAt: Int(file.fetchedAt.timeIntervalSince1970)))
+            state: state(freshness, fetchedAt: WholeSeconds.since1970(file.fetchedAt)))
     }
 
     /// The cache state of anything the index's freshness covers.

@@ -106,8 +106,10 @@ struct DocumentsSync: Sendable {
         case .streamed(let body):
             events.upstreamFetch(.documents, outcome: .fetched)
             // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3);
-            // the rule compares copies of one upstream, so not across a change of URL (§4.9).
-            if !switching, let generated = generatedAt, let held = item?.updatedAt, state.hasIndex, generated < held {
+            // the rule compares copies of one upstream, so not across a change of URL (§4.9), and a
+            // held `generated_at` after now decides nothing (§4.11): it would refuse every real index.
+            if !switching, let generated = generatedAt, let held = item?.updatedAt, held <= now, state.hasIndex,
+               generated < held {
                 intake.discard()
                 events.regressionRefused(.documents)
                 logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
@@ -120,7 +122,7 @@ struct DocumentsSync: Sendable {
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
                 etag: body.validators.etag, lastModified: body.validators.lastModified),
                 adopting: switching ? upstream.url : nil)
-            state.setIndex(updatedAt: updatedAt)
+            state.setIndex(updatedAt: updatedAt, storedAt: now)
             if switching { upstreamSwitch.completed() }
             return false
         }
@@ -135,7 +137,7 @@ struct DocumentsSync: Sendable {
         func decide(_ document: ListedDocument) -> DownloadRule.Decision {
             switching
                 ? DownloadRule.decideAfterUpstreamChange(entry: document.entry, file: document.file)
-                : DownloadRule.decide(entry: document.entry, file: document.file, indexChanged: indexChanged)
+                : DownloadRule.decide(entry: document.entry, file: document.file, indexChanged: indexChanged, now: now)
         }
         var total = 0
         var counting = ListedPages(store: store)

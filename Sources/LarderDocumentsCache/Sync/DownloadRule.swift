@@ -13,12 +13,13 @@ enum DownloadRule {
         case download(conditional: Bool)
     }
 
-    static func decide(entry: DocumentEntryRecord, file: DocumentFileRecord?, indexChanged: Bool) -> Decision {
+    /// A timestamp after `now`, on either side, decides nothing (SPEC §4.11).
+    static func decide(entry: DocumentEntryRecord, file: DocumentFileRecord?, indexChanged: Bool, now: Date) -> Decision {
         guard let file else { return .download(conditional: false) }
         if let sha256 = entry.sha256, sha256 != file.sha256 { return .download(conditional: false) }
         if let size = entry.size, size != file.size { return .download(conditional: false) }
-        let cached = Timestamps(createdAt: file.createdAt, updatedAt: file.updatedAt)
-        let upstream = Timestamps(createdAt: entry.createdAt, updatedAt: entry.updatedAt)
+        let cached = Timestamps(createdAt: file.createdAt, updatedAt: file.updatedAt).known(asOf: now)
+        let upstream = Timestamps(createdAt: entry.createdAt, updatedAt: entry.updatedAt).known(asOf: now)
         // An unchanged index (304) says nothing new, so a missing timestamp is no reason to fetch again;
         // but a held entry newer than the mirrored copy (its last download failed) is retried.
         guard indexChanged else { return isNewer(upstream, than: cached) ? .download(conditional: true) : .skip }

@@ -7,7 +7,8 @@ public enum HTTPDate {
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970.
     public static func format(secondsSince1970 seconds: Int) -> String {
-        var time = time_t(seconds)
+        // Years 1...9999 only: past them gmtime_r overflows, and `tm_year + 1900` would trap.
+        var time = time_t(min(max(seconds, -62_135_596_800), 253_402_300_799))
         var parts = tm()
         gmtime_r(&time, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -17,28 +17,28 @@ public enum ECBCalendar {
         }
         // Easter moves between 22 March and 25 April; only those months need the computation.
         guard day.month == 3 || day.month == 4 else { return true }
-        let easter = easterSunday(year: day.year).dayNumber
-        let offset = day.dayNumber - easter
+        guard let easter = easterSunday(year: day.year) else { return true }
+        let offset = day.dayNumber - easter.dayNumber
         return offset != -2 && offset != 1
     }
 
-    /// The first working day strictly after `day`.
-    public static func nextWorkingDay(after day: RateDate) -> RateDate {
+    /// The first working day strictly after `day`; nil past the calendar's last day (9999-12-31).
+    public static func nextWorkingDay(after day: RateDate) -> RateDate? {
         var candidate = day.adding(days: 1)
-        while !isWorkingDay(candidate) { candidate = candidate.adding(days: 1) }
+        while let day = candidate, !isWorkingDay(day) { candidate = day.adding(days: 1) }
         return candidate
     }
 
-    /// The last working day strictly before `day`.
-    public static func previousWorkingDay(before day: RateDate) -> RateDate {
+    /// The last working day strictly before `day`; nil before the calendar's first day (0001-01-01).
+    public static func previousWorkingDay(before day: RateDate) -> RateDate? {
         var candidate = day.adding(days: -1)
-        while !isWorkingDay(candidate) { candidate = candidate.adding(days: -1) }
+        while let day = candidate, !isWorkingDay(day) { candidate = day.adding(days: -1) }
         return candidate
     }
 
-    /// Easter Sunday of `year` (Gregorian; anonymous Gregorian algorithm).
-    public static func easterSunday(year: Int) -> RateDate {
-        precondition((1...9999).contains(year), "year \(year) is outside 1...9999")
+    /// Easter Sunday of `year` (Gregorian; anonymous Gregorian algorithm); nil outside years 1...9999.
+    public static func easterSunday(year: Int) -> RateDate? {
+        guard (1...9999).contains(year) else { return nil }
         // Meeus/Jones/Butcher: a = place in the Metonic cycle, h = epact-derived full moon,
         // l = days from that full moon to the following Sunday, m = the rare late-moon correction.
         let a = year % 19
@@ -52,7 +52,8 @@ public enum ECBCalendar {
         let m = (a + 11 * h + 22 * l) / 451
         let month = (h + l - 7 * m + 114) / 31
         let day = (h + l - 7 * m + 114) % 31 + 1
-        return RateDate(year: year, month: month, day: day)!
+        // Always 22 March to 25 April, so the day exists.
+        return RateDate(year: year, month: month, day: day)
     }
 
     /// The instant of `hour`:`minute` Europe/Berlin wall-clock time on `day` (CET UTC+1, CEST UTC+2 from 01:00 UTC on the last Sunday of March to 01:00 UTC on the last Sunday of October — the EU rule since 1996).
@@ -81,7 +82,8 @@ public enum ECBCalendar {
     public static func berlinDay(containing instant: Date) -> RateDate {
         let utc = unixSeconds(instant)
         let local = utc + berlinOffset(atSeconds: utc)
-        return RateDate(dayNumber: floorDivide(local, secondsPerDay))
+        // unixSeconds clamps to the last second whose Berlin day is still in year 9999.
+        return RateDate(dayNumber: floorDivide(local, secondsPerDay)) ?? .lastDay
     }
 
     /// Berlin's UTC offset in seconds at `instant` (3600 or 7200).
@@ -125,19 +127,22 @@ extension RateDate {
         Self.dayNumber(year: year, month: month, day: day)
     }
 
-    /// The day `dayNumber` days after 1970-01-01; traps outside years 1...9999.
-    public init(dayNumber: Int) {
+    /// The day `dayNumber` days after 1970-01-01; nil outside years 1...9999.
+    public init?(dayNumber: Int) {
+        guard (Self.firstDayNumber...Self.lastDayNumber).contains(dayNumber) else { return nil }
         let parts = civil(dayNumber: dayNumber)
-        guard let date = RateDate(year: parts.year, month: parts.month, day: parts.day) else {
-            preconditionFailure("day number \(dayNumber) is outside years 1...9999")
-        }
-        self = date
+        self.init(year: parts.year, month: parts.month, day: parts.day)
     }
 
-    /// The day `days` later (earlier when negative).
-    public func adding(days: Int) -> RateDate {
-        RateDate(dayNumber: dayNumber + days)
+    /// The day `days` later (earlier when negative); nil past either end of years 1...9999.
+    public func adding(days: Int) -> RateDate? {
+        let (sum, overflow) = dayNumber.addingReportingOverflow(days)
+        return overflow ? nil : RateDate(dayNumber: sum)
     }
+
+    /// The day numbers of `firstDay` and `lastDay`.
+    static let firstDayNumber = dayNumber(year: 1, month: 1, day: 1)
+    static let lastDayNumber = dayNumber(year: 9999, month: 12, day: 31)
 
     /// The ISO weekday: 1 = Monday … 7 = Sunday.
     public var weekday: Int {

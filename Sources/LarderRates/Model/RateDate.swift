@@ -19,26 +19,32 @@ public struct RateDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               (1...Self.daysIn(month: month, year: year)).contains(day) else { return nil }
+        self.init(unchecked: year, month, day)
+    }
+
+    /// Three numbers already known to name a day.
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
-    /// The UTC day containing `instant`.
+    /// 0001-01-01 and 9999-12-31, the ends of the calendar this type covers.
+    public static let firstDay = RateDate(unchecked: 1, 1, 1)
+    public static let lastDay = RateDate(unchecked: 9999, 12, 31)
+
+    /// The UTC day containing `instant`, clamped to years 1...9999 (total: any `Date` in, no trap).
     public init(containing instant: Date) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        year = parts.year!
-        month = parts.month!
-        day = parts.day!
+        let seconds = instant.timeIntervalSince1970
+        let days = seconds.isNaN ? 0 : (seconds / 86_400).rounded(.down)
+        let clamped = Int(min(max(days, TimeInterval(Self.firstDayNumber)), TimeInterval(Self.lastDayNumber)))
+        // In range by the clamp, so the day always exists.
+        self = RateDate(dayNumber: clamped) ?? RateDate.lastDay
     }
 
     /// Midnight UTC at the start of this day.
     public var startInstant: Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: DateComponents(year: year, month: month, day: day))!
+        Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86_400)
     }
 
     public var description: String {

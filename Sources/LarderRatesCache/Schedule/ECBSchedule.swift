@@ -32,8 +32,12 @@ final class ECBSchedule: RefreshSchedule {
 
         /// The first working day after both the newest stored day and the last one given up on.
         mutating func expect() {
-            guard isActive, let latest else { expected = nil; return }
-            let day = ECBCalendar.nextWorkingDay(after: max(latest, missedThrough ?? latest))
+            // No working day after the calendar's last one: the plain TTL decides instead.
+            guard isActive, let latest,
+                  let day = ECBCalendar.nextWorkingDay(after: max(latest, missedThrough ?? latest)) else {
+                expected = nil
+                return
+            }
             expected = (day, ECBCalendar.publication(on: day).addingTimeInterval(ECBSchedule.margin))
         }
     }

@@ -11,8 +11,9 @@ struct RatesMerge {
         var regression: String?
     }
 
-    /// `stored` holds the stored days among the payload's; `latest` is the newest stored day.
-    static func plan(payload: ParsedRates, stored: [String: RateSetRecord], latest: RateSetRecord?) -> Plan {
+    /// `stored` holds the stored days among the payload's; `latest` is the newest stored day. A
+    /// timestamp after `now` decides nothing (SPEC §4.11).
+    static func plan(payload: ParsedRates, stored: [String: RateSetRecord], latest: RateSetRecord?, now: Date) -> Plan {
         guard let newest = payload.latest else { return Plan() }
         if let latest, let latestDate = RateDate(latest.date) {
             // Never regress: a feed whose newest day is older than ours, or the same day published
@@ -21,7 +22,8 @@ struct RatesMerge {
                 return Plan(regression: "the upstream's newest day \(newest.date) is older than the cached \(latestDate)")
             }
             if newest.date == latestDate,
-               FreshnessRules.isRegression(cached: Timestamps(latest), upstream: Timestamps(newest)) {
+               FreshnessRules.isRegression(
+                   cached: Timestamps(latest).known(asOf: now), upstream: Timestamps(newest).known(asOf: now)) {
                 return Plan(regression: "the upstream's \(newest.date) was updated before the cached copy")
             }
         }
@@ -33,8 +35,9 @@ struct RatesMerge {
             }
             // Equal data is not rewritten; different data replaces the day only when the timestamp rule says stale.
             if cached.hasSameRates(as: set) { continue }
-            if FreshnessRules.isStale(cached: Timestamps(record), upstream: Timestamps(set)),
-               !FreshnessRules.isRegression(cached: Timestamps(record), upstream: Timestamps(set)) {
+            let (held, offered) = (Timestamps(record).known(asOf: now), Timestamps(set).known(asOf: now))
+            if FreshnessRules.isStale(cached: held, upstream: offered),
+               !FreshnessRules.isRegression(cached: held, upstream: offered) {
                 plan.write.append(set)
             }
         }

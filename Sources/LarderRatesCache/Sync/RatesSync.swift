@@ -75,14 +75,19 @@ struct RatesSync: Sendable {
         _ body: UpstreamBody, previous: ItemRecord?, latest: RateSetRecord?, now: Date
     ) throws -> Applied {
         let payload: ParsedRates
-        do {
+        let newest: RateSet
+        do throws(RatesFormatError) {
             payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
+            // Bounded before anything is stored (SPEC §4.11): one day years ahead would otherwise
+            // become the newest, refuse every real day as a regression and push the schedule past it.
+            try RateBounds(format: payload.format, now: now).check(payload.sets)
+            guard let latest = payload.latest else { throw RatesFormatError("\(payload.format.rawValue): no rates") }
+            newest = latest
         } catch {
             events.upstreamFetch(.rates, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
         }
         events.upstreamFetch(.rates, outcome: .fetched)
-        let newest = payload.latest!
         let item = ItemRecord(
             resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
             createdAt: newest.createdAt, updatedAt: newest.updatedAt,
@@ -100,7 +105,7 @@ struct RatesSync: Sendable {
                 written: payload.sets, replacedAll: true, format: payload.format)
         }
         let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
-        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest)
+        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now)
         let latestDate = latest.flatMap { RateDate($0.date) }
         if let regression = plan.regression {
             logger.warning("rates: refused older upstream data: \(regression)")
