@@ -161,6 +161,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            // The status page's script and stylesheet, as files that node and a CSS parser check (`make test`),
+            // compiled into the module as bytes: the binary needs no resource bundle (docs/architecture.md).
+            resources: [
+                .embedInCode("StatusPage/Resources/page.js"),
+                .embedInCode("StatusPage/Resources/page.css"),
             ]
         ),
         // The thin executable: command line, logging bootstrap, signals.
