@@ -206,7 +206,7 @@ let package = Package(
         .target(
             name: "LarderTesting",
             dependencies: [
-                "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream",
+                "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderUpstream", "SampleUpstream",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
-        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments"]),
+        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [
