@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "larder",
-    platforms: [.macOS(.v15)],
+    // Linux only: the server, the store and the tools import Glibc, read /proc and use epoll and syncfs
+    // (docs/architecture.md#platform). No `platforms:` entry claims otherwise.
     products: [
         .executable(name: "larder", targets: ["larder"]),
         .executable(name: "sample-upstream", targets: ["sample-upstream"]),
