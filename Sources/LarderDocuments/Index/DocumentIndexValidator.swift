@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import LarderFormats
 
 /// Judges an index by the rules of SPEC §5, all or nothing: the first violation throws, naming the

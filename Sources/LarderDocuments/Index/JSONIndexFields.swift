@@ -1,4 +1,4 @@
-import LarderFormats
+package import LarderFormats
 
 /// The JSON index's type rules, value by value: `version` a number, `generated_at` a string, each
 /// entry an object of known keys whose `size` is a number and the rest strings (`null` means absent).
