@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror epoll-churn fuzz
+.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -22,7 +22,7 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: lint the container files, check the manifest's imports, build and run every test, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
+## test: lint the container files, check the manifest's imports, build and run every test, check the docs (settings tables, links, the README's tour) and the status page's script and stylesheet, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
 test: deps lint-docker
 # The manifest checks itself: a target imports only what it declares (the build refuses the rest)
 # and declares only what it imports (check-manifest-imports.py).
@@ -33,11 +33,21 @@ test: deps lint-docker
 	@set -o pipefail; rm -f .build/test-results*.xml; \
 	$(SWIFT) test --skip-build --xunit-output .build/test-results.xml 2>&1 | grep -v '^◇'; status=$$?; \
 	totals=$$(python3 Tests/tools/test-totals.py .build/test-results-swift-testing.xml) || status=1; \
+	bin=$$($(SWIFT) build --show-bin-path); docs=passed; \
+	python3 Tests/tools/settings-tables.py --check "$$bin" || { docs=FAILED; status=1; }; \
+	python3 Tests/tools/check-links.py || { docs=FAILED; status=1; }; \
+	python3 Tests/tools/check-readme-tour.py "$$bin" || { docs=FAILED; status=1; }; \
+	assets=passed; python3 Tests/tools/check-page-assets.py || { assets=FAILED; status=1; }; \
 	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
 	alerts=passed; bash Docker/prometheus/check.sh || { alerts=FAILED; status=1; }; \
 	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
-	echo; echo "summary: $$totals; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
+	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
 	exit $$status
+
+## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift); `make test` fails while a committed table differs
+docs: deps
+	$(SWIFT) build --product larder
+	python3 Tests/tools/settings-tables.py --write "$$($(SWIFT) build --show-bin-path)"
 
 ## lint-docker: hadolint on Docker/Dockerfile (pinned in Tests/requirements.txt, from PyPI when missing); compose/Kubernetes YAML checks
 lint-docker:

@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "larder",
-    platforms: [.macOS(.v15)],
+    // Linux only: the server, the store and the tools import Glibc, read /proc and use epoll and syncfs
+    // (docs/architecture.md#platform). No `platforms:` entry claims otherwise.
     products: [
         .executable(name: "larder", targets: ["larder"]),
         .executable(name: "sample-upstream", targets: ["sample-upstream"]),
@@ -161,6 +162,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            // The status page's script and stylesheet, as files that node and a CSS parser check (`make test`),
+            // compiled into the module as bytes: the binary needs no resource bundle (docs/architecture.md).
+            resources: [
+                .embedInCode("StatusPage/Resources/page.js"),
+                .embedInCode("StatusPage/Resources/page.css"),
             ]
         ),
         // The thin executable: command line, logging bootstrap, signals.
@@ -200,7 +207,7 @@ let package = Package(
         .target(
             name: "LarderTesting",
             dependencies: [
-                "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderUpstream", "SampleUpstream",
+                "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderUpstream", "SampleUpstream",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -230,7 +237,7 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
-        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments"]),
+        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [

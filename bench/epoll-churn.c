@@ -1,4 +1,4 @@
-// Reproducer for libmicrohttpd's epoll stall (issue 16), server and clients in one process.
+// Reproducer for libmicrohttpd's epoll stall, server and clients in one process.
 //
 //   epoll-churn MODE burst N      N idle keep-alive connections; while a slow request holds the
 //                                 daemon's thread for 300 ms, one request goes out on each of the

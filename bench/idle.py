@@ -1,4 +1,4 @@
-"""The idle and churn scenarios of `make bench` (issue 16), also run alone with
+"""The idle and churn scenarios of `make bench`, also run alone with
 `python3 bench/bench.py --only idle,churn`.
 
 idle:  GET /rates with wrk while 0, 1,000 and 3,000 idle keep-alive connections are open to the
@@ -139,7 +139,7 @@ def run(targets, wrk, connections, rounds, scenarios):
         top = IDLE_LEVELS[-1]
         larder, nginx = median(results[(top, names[0])], "rate"), median(results[(top, "nginx static")], "rate")
         own = median(results[(IDLE_LEVELS[0], names[0])], "rate")
-        lines += ["", f"Targets (issue 16) at {top:,} idle: Larder ≥ 0.9 × its own 0-idle rate: {larder / own:.2f} "
+        lines += ["", f"Targets at {top:,} idle: Larder ≥ 0.9 × its own 0-idle rate: {larder / own:.2f} "
                   f"({'met' if larder >= 0.9 * own else 'NOT met'}); ≥ 1.2 × nginx static: {larder / nginx:.2f} "
                   f"({'met' if larder >= 1.2 * nginx else 'NOT met'})", ""]
     if "churn" in scenarios:

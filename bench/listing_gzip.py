@@ -1,4 +1,4 @@
-"""The gzipped listing of `make bench` (issue 18), also run alone with `python3 bench/bench.py --only gzip`.
+"""The gzipped listing of `make bench`, also run alone with `python3 bench/bench.py --only gzip`.
 
 `GET /documents` at BENCH_WARM_DOCUMENTS (10,000) documents, as it is and with `Accept-Encoding: gzip`,
 Larder against nginx serving the same listing two ways: `gzip_static`, Larder's own gzip bytes as

@@ -1,4 +1,4 @@
-"""The documents mirror at scale (issue 18), part of `make bench`, also run alone with
+"""The documents mirror at scale, part of `make bench`, also run alone with
 `python3 bench/bench.py --only mirror` (`make bench-mirror`).
 
 For each number N of documents: N small text documents (1–4 KiB of random letters, all distinct) and

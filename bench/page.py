@@ -1,4 +1,4 @@
-"""The status page's cost to the hot path (issue 17), in `make bench` and alone with
+"""The status page's cost to the hot path, in `make bench` and alone with
 `python3 bench/bench.py --only page`: `GET /rates` with wrk against one Larder, with no browser and
 with a headless chromium tab open on its status page (which fetches the page again every 5 s with
 If-None-Match and ticks its ages every second), the two alternating in each round; reported side by
@@ -97,6 +97,6 @@ def run(port, pids, wrk, connections, rounds):
         lines.append(f"| {mode} | {rates[mode]:,.0f} | {median([r['p50'] for r in runs]):.2f} | "
                      f"{median([r['p99'] for r in runs]):.2f} | {median([r['page'] for r in runs]):.0f} |")
     ratio = rates[MODES[1]] / rates[MODES[0]]
-    lines += ["", f"With the tab / without: **{ratio:.2f}** (issue 17: `/rates` unchanged with the page open).", ""]
+    lines += ["", f"With the tab / without: **{ratio:.2f}** (the target: `/rates` unchanged with the page open).", ""]
     print(json.dumps({"page_ratio": round(ratio, 3)}), flush=True)
     return lines

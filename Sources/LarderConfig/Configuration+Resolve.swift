@@ -10,8 +10,7 @@ extension Configuration {
     ) throws(ConfigurationError) -> Configuration {
         let resolver = Resolver(flags: flags, environment: environment)
         var configuration = Configuration()
-        try resolver.apply(.host, to: &configuration.host, HostValidation.check)
-        try resolver.apply(.port, to: &configuration.port) { try integer($0, in: 0...65535, "is not a port number (0-65535)") }
+        try resolver.applyListenAddress(to: &configuration)
         try resolver.apply(.cacheDir, to: &configuration.cacheDirectory) { try nonEmpty($0) }
         try resolver.apply(.ratesTTL, to: &configuration.ratesTTL) { try duration($0) }
         try resolver.apply(.documentsTTL, to: &configuration.documentsTTL) { try duration($0) }
@@ -57,6 +56,25 @@ extension Configuration {
         try resolver.apply(.documentsURL, to: &documentsURL) { try upstreamURL($0) }
         configuration.documents = documentsURL.map { UpstreamResource(url: $0, format: documentsFormat) }
         return configuration
+    }
+}
+
+extension Configuration {
+    /// Where `larder serve` listens (`--host`, `--port` and their variables), resolved and validated by
+    /// the same code as `resolve`, for a command that needs only that: `larder healthcheck`.
+    public static func resolveListenAddress(
+        flags: [Setting: String], environment: [String: String]
+    ) throws(ConfigurationError) -> (host: String, port: Int) {
+        var configuration = Configuration()
+        try Resolver(flags: flags, environment: environment).applyListenAddress(to: &configuration)
+        return (configuration.host, configuration.port)
+    }
+}
+
+extension Resolver {
+    func applyListenAddress(to configuration: inout Configuration) throws(ConfigurationError) {
+        try apply(.host, to: &configuration.host, HostValidation.check)
+        try apply(.port, to: &configuration.port) { try integer($0, in: 0...65535, "is not a port number (0-65535)") }
     }
 }
 

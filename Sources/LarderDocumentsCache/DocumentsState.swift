@@ -5,7 +5,7 @@ import Synchronization
 /// What the mirror holds right now, as far as memory needs to know: whether an index was accepted,
 /// the documents whose latest download failed, and the few records looked up lately. Entries and
 /// files stay in SQLite and are read a document (or a page) at a time, so memory does not grow
-/// with the index (issue 18: 100,000 documents within 48 MiB).
+/// with the index (100,000 documents within 48 MiB).
 final class DocumentsState: Sendable {
     /// One document's records, as a request needs them.
     typealias Lookup = (entry: DocumentEntryRecord?, file: DocumentFileRecord?)

@@ -45,7 +45,7 @@ public final class RatesCache: Sendable {
     /// stale, until the new upstream delivers (SPEC §4.9).
     public init(
         _ settings: Settings, store: Store, client: UpstreamClient, clock: any FreshnessClock,
-        events: any CacheEvents = NoCacheEvents(), logger: Logger
+        events: any CacheEvents, logger: Logger
     ) throws(StoreError) {
         self.store = store
         self.events = events

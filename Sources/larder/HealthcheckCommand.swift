@@ -16,11 +16,16 @@ struct HealthcheckCommand: ParsableCommand {
     var timeout: String = "2s"
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let host = listen.host ?? environment[Setting.host.environmentVariable] ?? "127.0.0.1"
-        let portText = listen.port ?? environment[Setting.port.environmentVariable] ?? "8080"
-        guard let port = Int(portText), (1...65535).contains(port) else {
-            FileHandle.standardError.write(Data("larder healthcheck: --port '\(portText)' is not a port\n".utf8))
+        let host: String, port: Int
+        do {
+            (host, port) = try Configuration.resolveListenAddress(
+                flags: listen.flags, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            FileHandle.standardError.write(Data("larder healthcheck: \(error)\n".utf8))
+            throw ExitCode(64)  // EX_USAGE, as `larder serve`
+        }
+        guard port != 0 else {
+            FileHandle.standardError.write(Data("larder healthcheck: port 0 names no listening Larder; give its port\n".utf8))
             throw ExitCode(64)
         }
         guard let limit = DurationParser.parse(timeout) else {

@@ -9,7 +9,7 @@ struct LarderCommand: AsyncParsableCommand {
         commandName: "larder",
         abstract: "A local HTTP caching proxy for exchange rates and documents.",
         version: versionDescription,
-        subcommands: [ServeCommand.self, HealthcheckCommand.self]
+        subcommands: [ServeCommand.self, HealthcheckCommand.self, SettingsTableCommand.self]
     )
 
     /// `0.1.0 (libmicrohttpd 1.0.10)`, for `--version` and the listening line: which libmicrohttpd

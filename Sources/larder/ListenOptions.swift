@@ -1,4 +1,5 @@
 import ArgumentParser
+import LarderConfig
 
 /// `--host` and `--port`: where `serve` binds and where `healthcheck` looks (each also `LARDER_HOST`, `LARDER_PORT`).
 struct ListenOptions: ParsableArguments {
@@ -7,4 +8,12 @@ struct ListenOptions: ParsableArguments {
     var host: String?
     @Option(name: .customLong("port"), help: "Port Larder listens on (default 8080); for serve, 0 picks a free one.")
     var port: String?
+
+    /// The flags given, for `Configuration`'s resolution (which adds the variables and the defaults).
+    var flags: [Setting: String] {
+        var flags: [Setting: String] = [:]
+        flags[.host] = host
+        flags[.port] = port
+        return flags
+    }
 }

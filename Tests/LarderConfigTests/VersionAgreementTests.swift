@@ -9,7 +9,7 @@ struct VersionAgreementTests {
     static let root = URL(filePath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test(arguments: ["Docker/Dockerfile", "Docker/compose.yaml", "Docker/kubernetes.yaml", "Docker/README.md", "README.md"])
+    @Test(arguments: ["Docker/Dockerfile", "Docker/compose.yaml", "Docker/kubernetes.yaml", "Docker/README.md", "README.md", "docs/configuration.md"])
     func namesTheCurrentVersion(path: String) throws {
         // `larder:0.1.0` and `larder-sample-upstream:0.1.0` (image tags), `larder/0.1.0` (User-Agent),
         // `larder 0.1.0 (libmicrohttpd 1.0.10) listening` (the listening line).

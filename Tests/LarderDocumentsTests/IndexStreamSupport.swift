@@ -1,5 +1,6 @@
 import Foundation
 import LarderDocuments
+import LarderFuzzing
 import Testing
 
 /// What reading one body came to: the whole index, or the refusal.

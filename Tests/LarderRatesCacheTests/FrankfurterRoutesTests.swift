@@ -114,7 +114,7 @@ struct FrankfurterRoutesTests {
     }
 
     @Test(arguments: [
-        // Frankfurter's statuses on its routes (README "Use it as Frankfurter")…
+        // Frankfurter's statuses on its routes (docs/api.md "Frankfurter v1")…
         ("/latest?base=XXX", 404), ("/v1/latest?symbols=USD,XXX", 404), ("/v1/2026-12-21..?base=ABC", 404),
         ("/latest?amount=0", 422), ("/latest?amount=-5", 422), ("/v1/latest?amount=abc", 422),
         ("/latest?base=USD&symbols=USD", 422), ("/v1/latest?from=GBP&to=gbp", 422),
@@ -169,8 +169,8 @@ struct FrankfurterRoutesTests {
     }
 }
 
-/// The README's example of a test, kept true by running it.
-@Suite("Testing: the README's withLarder example")
+/// The example of a test in docs/testing.md, kept true by running it.
+@Suite("Testing: docs/testing.md's withLarder example")
 struct ReadmeExampleTests {
     @Test func aSundayAnswersFridayAndTheTTLRefreshes() async throws {
         try await withLarder { configuration, upstream in

@@ -13,7 +13,7 @@ day, a refresh with the right token shows the new outcome and the page's data fo
 elsewhere shows up by itself; every text has a contrast of at least 4.5:1; the CSP header is there.
 With JavaScript off: the tables and the chart are there, and the base form works as a plain GET.
 
-Writes a full-page screenshot to .build/status-page.png (README's docs/status-page.png is one of
+Writes a full-page screenshot to .build/status-page.png (docs/status-page.png is one of
 those). Every wait is bounded; nothing leaves 127.0.0.1. Usage: status_page.py (BIN= the folder of the
 larder and sample-upstream binaries; default: the debug build)."""
 import base64

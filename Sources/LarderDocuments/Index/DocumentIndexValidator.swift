@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 import LarderFormats
 
 /// Judges an index by the rules of SPEC §5, all or nothing: the first violation throws, naming the
 /// entry (counted from 1) and the field. Entries are taken one at a time, in index order, so a stream
 /// judges each as it arrives and a whole raw index goes through exactly the same rules.
-struct DocumentIndexValidator: Sendable {
+package struct DocumentIndexValidator: Sendable {
     /// Where the index was fetched from; relative document URLs, and bare names, resolve against it.
     let indexURL: URL
 
@@ -14,12 +14,12 @@ struct DocumentIndexValidator: Sendable {
     /// The first entry of each case-folded name: its position and its name as written.
     private var firstByName: [String: (position: Int, name: String)] = [:]
 
-    init(indexURL: URL) {
+    package init(indexURL: URL) {
         self.indexURL = indexURL
     }
 
     /// A whole raw index (the XML reader's, or the JSON oracle's) into a `DocumentIndex`.
-    mutating func validate(_ raw: RawDocumentIndex) throws(DocumentIndexError) -> DocumentIndex {
+    package mutating func validate(_ raw: RawDocumentIndex) throws(DocumentIndexError) -> DocumentIndex {
         // The readers check these early; checked again so this type alone guarantees its output.
         try IndexShape.checkVersion(raw.version)
         try IndexShape.checkCount(raw.documents.count)

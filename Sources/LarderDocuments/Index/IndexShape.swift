@@ -6,7 +6,7 @@ import LarderFormats
 /// Unknown fields (XML attributes, JSON keys) are refused rather than ignored, at both levels. The
 /// index is versioned, so a new field comes with a new `version`; and a misspelt optional field
 /// (`sha265`, `updated-at`) would otherwise silently switch off a download check or the staleness rule.
-enum IndexShape {
+package enum IndexShape {
     /// The only index version this Larder reads.
     static let supportedVersion = "1"
 
@@ -14,17 +14,17 @@ enum IndexShape {
     static let maxDocuments = 100_000
 
     /// The top-level fields of an index besides `documents` (XML root attributes, JSON keys).
-    static let indexFields: Set<String> = ["version", "generated_at"]
+    package static let indexFields: Set<String> = ["version", "generated_at"]
 
     /// Refuses a missing version and every version but 1, whatever else the body holds.
-    static func checkVersion(_ version: String?) throws(DocumentIndexError) {
+    package static func checkVersion(_ version: String?) throws(DocumentIndexError) {
         guard let version else { throw .index("version is missing") }
         guard version == supportedVersion else {
             throw .index("version '\(ByteText.excerpt(version))' is not supported (only \(supportedVersion))")
         }
     }
 
-    static func checkCount(_ count: Int) throws(DocumentIndexError) {
+    package static func checkCount(_ count: Int) throws(DocumentIndexError) {
         guard count <= maxDocuments else { throw .index("more than \(maxDocuments) documents") }
     }
 

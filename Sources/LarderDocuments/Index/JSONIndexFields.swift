@@ -1,11 +1,11 @@
-import LarderFormats
+package import LarderFormats
 
 /// The JSON index's type rules, value by value: `version` a number, `generated_at` a string, each
 /// entry an object of known keys whose `size` is a number and the rest strings (`null` means absent).
 /// Values are judged later, by `DocumentIndexValidator`, the same for XML and JSON.
-enum JSONIndexFields {
+package enum JSONIndexFields {
     /// The version as its literal text: `1` passes the version check, `1.0`, `"1"` and `true` do not.
-    static func versionText(_ value: JSONValue?) throws(DocumentIndexError) -> String? {
+    package static func versionText(_ value: JSONValue?) throws(DocumentIndexError) -> String? {
         switch value {
         case nil, .null?: nil
         case .number(let literal)?: literal
@@ -13,7 +13,7 @@ enum JSONIndexFields {
         }
     }
 
-    static func generatedAtText(_ value: JSONValue?) throws(DocumentIndexError) -> String? {
+    package static func generatedAtText(_ value: JSONValue?) throws(DocumentIndexError) -> String? {
         switch value {
         case nil, .null?: nil
         case .string(let text)?: text
@@ -22,7 +22,7 @@ enum JSONIndexFields {
     }
 
     /// One element of `documents`, at `position` (counted from 1).
-    static func entry(_ element: JSONValue, position: Int) throws(DocumentIndexError) -> RawDocumentEntry {
+    package static func entry(_ element: JSONValue, position: Int) throws(DocumentIndexError) -> RawDocumentEntry {
         guard case .object(let members) = element else {
             throw .document(position, name: nil, "is \(element.kind), not an object")
         }

@@ -8,15 +8,17 @@ enum EntryField: String, CaseIterable, Sendable {
 
 /// An index as a format reader found it: the shape checked, every value still text to be judged by
 /// `DocumentIndexValidator`, so both formats obey exactly one set of rules.
-struct RawDocumentIndex: Sendable {
+package struct RawDocumentIndex: Sendable {
     /// The version as written (`1`; a JSON reader has already required a number literal).
-    var version: String?
-    var generatedAt: String?
-    var documents: [RawDocumentEntry] = []
+    package var version: String?
+    package var generatedAt: String?
+    package var documents: [RawDocumentEntry] = []
+
+    package init() {}
 }
 
 /// One entry as written; an absent field and a JSON `null` are both missing from `fields`.
-struct RawDocumentEntry: Sendable {
+package struct RawDocumentEntry: Sendable {
     var fields: [EntryField: String] = [:]
 
     subscript(_ field: EntryField) -> String? {

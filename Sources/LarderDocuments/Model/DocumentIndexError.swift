@@ -13,7 +13,7 @@ public struct DocumentIndexError: Error, Sendable, Equatable, CustomStringConver
     public var description: String { message }
 
     /// A problem with the index as a whole.
-    static func index(_ problem: String) -> DocumentIndexError {
+    package static func index(_ problem: String) -> DocumentIndexError {
         DocumentIndexError("index: \(problem)")
     }
 

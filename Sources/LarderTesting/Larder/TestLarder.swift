@@ -1,7 +1,7 @@
 import Foundation
 public import LarderApp
 public import LarderConfig
-public import LarderFreshness
+import LarderFreshness
 import LarderHTTP
 import LarderUpstream
 import ServiceLifecycle

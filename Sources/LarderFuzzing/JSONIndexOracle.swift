@@ -1,5 +1,6 @@
 package import Foundation
 import LarderFormats
+package import LarderDocuments
 
 /// The whole-body reading of a JSON index that `DocumentIndexStream` replaced: one `JSONValue` tree
 /// of the body, then the same type and value rules. Kept only as the oracle the stream is held to

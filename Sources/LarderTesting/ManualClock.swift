@@ -1,4 +1,5 @@
 public import Foundation
+public import LarderFreshness
 import Synchronization
 
 /// A clock that moves only when told: tests advance it past a TTL and the sleepers wake at once.
