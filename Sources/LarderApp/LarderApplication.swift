@@ -155,6 +155,7 @@ extension ServerConfiguration {
         connectionTimeoutSeconds = Int(configuration.clientTimeout.components.seconds)
         maxConnections = configuration.maxConnections
         maxConnectionsPerIP = min(configuration.maxConnectionsPerIP, configuration.maxConnections)
+        allowedHosts = configuration.allowedHosts
     }
 }
 
