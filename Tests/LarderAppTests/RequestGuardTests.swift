@@ -132,6 +132,11 @@ struct RequestGuardTests {
         try await withRates { configuration, _ in
             configuration.allowedHosts = try HostAllowlist(parsing: "localhost,127.0.0.1,larder.example")
         } _: { larder, upstream in
+            let synced = try await eventually {
+                guard let rates = larder.application?.rates else { return false }
+                return rates.refresher.status.lastAttempt != nil && !rates.refresher.isRefreshing
+            }
+            #expect(synced, "the start-up sync finished: the POST starts a refresh of its own")
             let before = try await upstream.requests(ratesPath).total
             let headers = form.map { ($0.0, $0.1.replacingOccurrences(of: "PORT", with: "\(larder.port)")) }
             let answer = try await larder.post("/rates/refresh", headers: headers)

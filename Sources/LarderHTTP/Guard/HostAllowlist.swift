@@ -72,9 +72,6 @@ public struct HostAllowlist: Sendable, Equatable {
         .name("localhost", port: nil), .name("127.0.0.1", port: nil), .name("[::1]", port: nil), .ipLiterals,
     ])
 
-    /// Whether `allows` can say no.
-    public var isOpen: Bool { allowsAny }
-
     /// Whether a request whose `Host` field is `host` (a NUL-terminated value libmicrohttpd holds,
     /// already checked to be `uri-host [":" port]`) may be answered. Case-insensitive; a trailing dot
     /// is ignored; an empty Host (no authority) is allowed like a missing one.
