@@ -50,7 +50,7 @@ let package = Package(
         // modules lend it their format and schedule vocabularies, so they stay free of configuration.
         .target(
             name: "LarderConfig",
-            dependencies: ["LarderRates", "LarderDocuments", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LarderRates", "LarderDocuments", "LarderHTTP", .product(name: "Logging", package: "swift-log")]
         ),
         // The SQLite store (GRDB): migrations, records, the format-version and upstream-URL checks.
         .target(
@@ -225,7 +225,7 @@ let package = Package(
         .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LarderConfigTests",
-            dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", "LarderHTTP", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SampleUpstreamTests", dependencies: ["LarderHTTP", "LarderTesting"]),
         .testTarget(

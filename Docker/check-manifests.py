@@ -92,6 +92,24 @@ if "Deployment" in kinds:
     check(kinds.get("Service", {}).get("spec", {}).get("selector") == selector,
           "kubernetes: the Service selector should match the Deployment's pods")
 
+# The Host allowlists: each must let through what reaches Larder there by address (the probes and
+# healthchecks: IP literals) and by name (compose's Prometheus scrapes larder:PORT; the cluster's Service).
+def allowed(text):
+    return {name.strip() for name in str(text or "").split(",")}
+
+
+image_env = dict(word.split("=", 1) for word in dockerfile.words(runtime.last("ENV") or "") if "=" in word)
+compose_hosts = str(larder["environment"].get("LARDER_ALLOWED_HOSTS", ""))
+compose_hosts = compose_hosts.split(":-", 1)[1].rstrip("}") if compose_hosts.startswith("${") else compose_hosts
+config_maps = [d for d in documents if d["kind"] == "ConfigMap"]
+for where, hosts, needed in [
+    ("Dockerfile ENV", image_env.get("LARDER_ALLOWED_HOSTS"), {"localhost", "larder", "ip-literals"}),
+    ("compose", compose_hosts, {"localhost", "larder", "ip-literals"}),
+    ("kubernetes ConfigMap", config_maps[0]["data"].get("LARDER_ALLOWED_HOSTS") if config_maps else None,
+     {"localhost", "larder", ".svc.cluster.local", "ip-literals"}),
+]:
+    check(needed <= allowed(hosts), f"{where}: LARDER_ALLOWED_HOSTS should include {sorted(needed)}, not {hosts!r}")
+
 if problems:
     print("\n".join(f"check-manifests: {p}" for p in problems), file=sys.stderr)
     sys.exit(1)

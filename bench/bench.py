@@ -290,7 +290,7 @@ async def stampede(port, count):
     async def one():
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         await ready.wait()
-        writer.write(b"GET /rates HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+        writer.write(b"GET /rates HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         await writer.drain()
         head = await asyncio.wait_for(reader.readline(), 30)
         await reader.read()
@@ -313,7 +313,7 @@ def ready_within(port, limit):
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1) as connection:
-                connection.sendall(b"GET /ready HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+                connection.sendall(b"GET /ready HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                 if connection.recv(16).startswith(b"HTTP/1.1 200"):
                     return True
         except OSError:

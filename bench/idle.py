@@ -42,7 +42,7 @@ def read_answer(connection):
 
 
 def request_bytes(path):
-    return f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode()
+    return f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode()
 
 
 def open_idle(port, path, count):

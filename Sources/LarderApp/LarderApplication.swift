@@ -160,6 +160,7 @@ extension ServerConfiguration {
         connectionTimeoutSeconds = Int(configuration.clientTimeout.components.seconds)
         maxConnections = configuration.maxConnections
         maxConnectionsPerIP = min(configuration.maxConnectionsPerIP, configuration.maxConnections)
+        allowedHosts = configuration.allowedHosts
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LarderDocuments
+import LarderHTTP
 import LarderRates
 import Logging
 
@@ -41,6 +42,7 @@ extension Configuration {
         try resolver.apply(.documentsMaxBytes, to: &configuration.documentsMaxBytes) { try byteCount($0) }
         try resolver.apply(.ratesCORS, to: &configuration.ratesCORS) { try origins($0) }
         try resolver.apply(.documentsCORS, to: &configuration.documentsCORS) { try origins($0) }
+        try resolver.apply(.allowedHosts, to: &configuration.allowedHosts) { try hosts($0) }
 
         var ratesFormat = RatesFormat.auto
         try resolver.apply(.ratesFormat, to: &ratesFormat) { try choice($0, RatesFormat.allCases.map { ($0.rawValue, $0) }) }
@@ -165,6 +167,15 @@ private func origins(_ raw: String) throws(Problem) -> AllowedOrigins {
         if !list.contains(origin) { list.append(origin) }
     }
     return .list(list)
+}
+
+/// A comma list of names, `.domain`s, `[v6]` literals, `ip-literals` or `*` (`HostAllowlist`'s syntax).
+private func hosts(_ raw: String) throws(Problem) -> HostAllowlist {
+    do {
+        return try HostAllowlist(parsing: raw)
+    } catch {
+        throw Problem(error.description)
+    }
 }
 
 private func choice<Value>(_ raw: String, _ options: [(String, Value)]) throws(Problem) -> Value {

@@ -1,4 +1,5 @@
 public import LarderDocuments
+public import LarderHTTP
 public import LarderRates
 public import Logging
 
@@ -27,6 +28,9 @@ public struct Configuration: Sendable, Equatable {
     public var documentsMaxBytes = 64 * 1024 * 1024
     /// Which web origins may read `/documents*`: none by default, as a mirror may hold private documents.
     public var documentsCORS: AllowedOrigins = .none
+    /// The `Host` names answered (DNS rebinding defence, SPEC §6); nil: by the bind address (loopback
+    /// names and IP literals on loopback, else any).
+    public var allowedHosts: HostAllowlist?
     /// When set, POST routes need `Authorization: Bearer <token>`.
     public var adminToken: String?
     /// The HTTP server's threads: one per core up to a cap by default, or a fixed count.

@@ -38,6 +38,8 @@ extension Setting {
         case .documentsMaxBytes: ("64m", "the largest single document taken (after decompression)")
         case .documentsTTL: ("15m", "how long the documents index stays fresh")
         case .adminToken: (nil, "when set, POST routes need `Authorization: Bearer TOKEN`")
+        case .allowedHosts:
+            (nil, "the `Host` names answered, against DNS rebinding: a comma list of `name`, `name:port`, `.domain` (it and its subdomains), `[v6]`, `ip-literals` or `*`; unset, bound to loopback: `localhost`, `127.0.0.1`, `[::1]` and `ip-literals`, bound elsewhere: `*` (with a log line recommending the flag)")
         case .threads:
             ("auto", "HTTP server threads: `auto` is one per usable core but one, at least 1 and at most \(ThreadCount.autoCap); a number fixes it")
         case .logLevel:

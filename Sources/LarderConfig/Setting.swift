@@ -24,6 +24,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case ratesMaxBytes = "rates-max-bytes"
     case documentsIndexMaxBytes = "documents-index-max-bytes"
     case documentsMaxBytes = "documents-max-bytes"
+    case allowedHosts = "allowed-hosts"
 
     /// `--rates-ttl`
     public var flag: String { "--\(rawValue)" }

@@ -29,6 +29,9 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     /// searched in a three-element list, no hashing).
     private let hitCounters: [(resource: CacheResource, fresh: CoreMetrics.Counter, stale: CoreMetrics.Counter)]
 
+    /// One counter per refusal reason, made up front (exported at 0) so a refusal takes no lock.
+    private let refusalCounters: [(reason: RefusalReason, counter: CoreMetrics.Counter)]
+
     private struct CounterKey: Hashable {
         let family: MetricFamily
         let labels: [String]
@@ -42,6 +45,7 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     public init(resources: [CacheResource], version: String, libmicrohttpd: String) {
         let make = MetricMaker(registry: registry, factory: PrometheusMetricsFactory(registry: registry))
         self.make = make
+        refusalCounters = RefusalReason.allCases.map { ($0, make.counter(.requestsRefused, [("reason", $0.rawValue)])) }
         hitCounters = resources.map { resource in
             let labels = [("resource", resource.rawValue)]
             return (resource, make.counter(.cacheHits, labels), make.counter(.cacheStaleHits, labels))
@@ -75,6 +79,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
         }
         metrics.requests.increment()
         metrics.latency.recordNanoseconds(nanoseconds)
+    }
+
+    public func requestRefused(_ reason: RefusalReason) {
+        for refusal in refusalCounters where refusal.reason == reason { refusal.counter.increment() }
     }
 
     // MARK: - Caches

@@ -5,6 +5,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     // Requests.
     case httpRequests = "larder_http_requests_total"
     case httpRequestDuration = "larder_http_request_duration_seconds"
+    case requestsRefused = "larder_requests_refused_total"
 
     // The caches and their upstreams.
     case cacheHits = "larder_cache_hits_total"
@@ -44,7 +45,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .httpRequests, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamRegressionsRefused,
+        case .httpRequests, .requestsRefused, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamRegressionsRefused,
              .publicationsMissed, .processCPUSeconds:
             .counter
         case .httpRequestDuration, .refreshDuration:
@@ -61,6 +62,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         switch self {
         case .httpRequests: "HTTP requests answered, by route pattern and status code."
         case .httpRequestDuration: "Time from a request's arrival to its answer being queued, by route pattern."
+        case .requestsRefused:
+            "Requests refused 403 before any handler ran, by reason: host_not_allowed (a Host not in --allowed-hosts), cross_site_request (a POST from another site)."
         case .cacheHits: "Requests answered from a fresh cached copy."
         case .cacheStaleHits: "Requests answered from an expired cached copy (the upstream has not confirmed it in time)."
         case .cacheMisses: "Requests that found nothing cached and waited for the upstream."

@@ -23,7 +23,7 @@ public struct SmugglingAttempt: Sendable, CustomStringConvertible {
 extension SmugglingAttempt {
     /// The request the attempts hide: `GET path`.
     public static func hidden(_ path: String) -> String {
-        "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n"
+        "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"
     }
 
     /// How `exchange` differs from this attempt's refusal: the status (with Larder's JSON code and
@@ -51,11 +51,11 @@ extension SmugglingAttempt {
         return [
             SmugglingAttempt(
                 "Content-Length 5 then \(long)",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: \(long)\r\n\r\nhello\(smuggled)",
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nContent-Length: \(long)\r\n\r\nhello\(smuggled)",
                 status: 400),
             SmugglingAttempt(
                 "Content-Length \(long) then 5",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: \(long)\r\nContent-Length: 5\r\n\r\nhello\(smuggled)",
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(long)\r\nContent-Length: 5\r\n\r\nhello\(smuggled)",
                 status: 400),
         ]
     }
@@ -66,11 +66,11 @@ extension SmugglingAttempt {
         [
             SmugglingAttempt(
                 "Content-Length 5 twice",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello\(smuggled)",
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello\(smuggled)",
                 status: 400),
             SmugglingAttempt(
                 "Content-Length list 5, 5",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 5\r\n\r\nhello\(smuggled)",
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5, 5\r\n\r\nhello\(smuggled)",
                 status: 400),
         ]
     }
@@ -82,13 +82,13 @@ extension SmugglingAttempt {
             // A length-reader takes the chunk-size line as the body and `smuggled` as the next request.
             SmugglingAttempt(
                 "Transfer-Encoding chunked then Content-Length",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: \(chunkLine.utf8.count)\r\n\r\n"
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Length: \(chunkLine.utf8.count)\r\n\r\n"
                     + chunkLine + smuggled + "\r\n0\r\n\r\n",
                 status: 400),
             // A chunked reader stops at the empty chunk and takes `smuggled` as the next request.
             SmugglingAttempt(
                 "Content-Length then Transfer-Encoding chunked",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: \(5 + smuggled.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(5 + smuggled.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
                     + smuggled,
                 status: 400),
         ]
@@ -121,11 +121,11 @@ extension SmugglingAttempt {
         [
             SmugglingAttempt(
                 "Content-Length SP colon",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length : \(smuggled.utf8.count)\r\n\r\n" + smuggled,
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nContent-Length : \(smuggled.utf8.count)\r\n\r\n" + smuggled,
                 status: 400),
             SmugglingAttempt(
                 "Transfer-Encoding HTAB colon",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding\t: chunked\r\n\r\n0\r\n\r\n" + smuggled,
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding\t: chunked\r\n\r\n0\r\n\r\n" + smuggled,
                 status: 400),
         ]
     }
@@ -135,15 +135,15 @@ extension SmugglingAttempt {
         [
             SmugglingAttempt(
                 "Transfer-Encoding folded",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n" + smuggled,
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n" + smuggled,
                 status: 400),
             SmugglingAttempt(
                 "a field folded with HTAB",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n\tb\r\n\r\n" + smuggled,
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nX-Folded: a\r\n\tb\r\n\r\n" + smuggled,
                 status: 400),
             SmugglingAttempt(
                 "the first field line starting with SP",
-                "POST \(target) HTTP/1.1\r\n Content-Length: 5\r\nHost: x\r\n\r\nhello" + smuggled,
+                "POST \(target) HTTP/1.1\r\n Content-Length: 5\r\nHost: localhost\r\n\r\nhello" + smuggled,
                 status: 400),
         ]
     }
@@ -153,10 +153,10 @@ extension SmugglingAttempt {
         [
             SmugglingAttempt(
                 "bare CR in a field value",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nX-A: a\rContent-Length: 5\r\n\r\nhello" + smuggled,
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nX-A: a\rContent-Length: 5\r\n\r\nhello" + smuggled,
                 status: 400),
             SmugglingAttempt(
-                "bare CR in the request line", "POST \(target)\r HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled, status: 400),
+                "bare CR in the request line", "POST \(target)\r HTTP/1.1\r\nHost: localhost\r\n\r\n" + smuggled, status: 400),
         ]
     }
 
@@ -169,14 +169,14 @@ extension SmugglingAttempt {
                 status: 400),
             SmugglingAttempt(
                 "bare LF inside a field line",
-                "POST \(target) HTTP/1.1\r\nHost: x\r\nX-A: a\nContent-Length: 5\r\n\r\nhello" + smuggled,
+                "POST \(target) HTTP/1.1\r\nHost: localhost\r\nX-A: a\nContent-Length: 5\r\n\r\nhello" + smuggled,
                 status: 400),
         ]
     }
 
     /// RFC 9112 §7.1: a chunk size that overflows 64 bits, or is no hex number at all.
     static func badChunkSize(target: String, smuggled: String) -> [SmugglingAttempt] {
-        let chunked = "POST \(target) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunked = "POST \(target) HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
         return [
             // libmicrohttpd's status for a size past 64 bits: the body is larger than it can take. A
             // parser that truncated 2^64 + 5 to 64 bits would read 5 bytes and then `smuggled`.
@@ -199,19 +199,19 @@ extension SmugglingAttempt {
         [
             SmugglingAttempt(
                 "a 10,000-byte target",
-                "POST \(target)?\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                "POST \(target)?\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: localhost\r\n\r\n" + smuggled,
                 status: 414, errorCode: "uri_too_long"),
             SmugglingAttempt(
                 "a 40,000-byte target",
-                "POST \(target)?\(String(repeating: "a", count: 40_000)) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                "POST \(target)?\(String(repeating: "a", count: 40_000)) HTTP/1.1\r\nHost: localhost\r\n\r\n" + smuggled,
                 status: 414),
             SmugglingAttempt(
                 "a 10,000-byte method",
-                "\(String(repeating: "P", count: 10_000)) \(target) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                "\(String(repeating: "P", count: 10_000)) \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n" + smuggled,
                 status: 501, errorCode: "not_implemented"),
             SmugglingAttempt(
                 "a 40,000-byte method",
-                "\(String(repeating: "P", count: 40_000)) \(target) HTTP/1.1\r\nHost: x\r\n\r\n" + smuggled,
+                "\(String(repeating: "P", count: 40_000)) \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n" + smuggled,
                 status: nil),
         ]
     }

@@ -92,11 +92,12 @@ public final class TestConnection {
         try send(Array(text.utf8))
     }
 
-    /// Sends a request (Host and, unless given, Content-Length filled in) and reads the response.
+    /// Sends a request (unless given, Host and Content-Length filled in) and reads the response.
     public func request(
         _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> TestResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty, !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
             head += "Content-Length: \(body.count)\r\n"

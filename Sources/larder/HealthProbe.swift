@@ -32,7 +32,8 @@ enum HealthProbe {
         guard error == 0 else {
             return .failure(Problem(message: "cannot connect to \(host):\(port): \(String(cString: strerror(error)))"))
         }
-        let request = Array("GET /health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n".utf8)
+        // HTTP/1.0 without a Host: served whatever --allowed-hosts lists (SPEC §6), and no Host to get wrong.
+        let request = Array("GET /health HTTP/1.0\r\n\r\n".utf8)
         guard send(socket, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
             return .failure(Problem(message: "cannot send the request"))
         }

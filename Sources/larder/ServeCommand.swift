@@ -36,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     var ratesCORS: String?
     @Option(name: .customLong("documents-cors"), help: "Web origins that may read the documents: *, none, or a comma list (default none).")
     var documentsCORS: String?
+    @Option(name: .customLong("allowed-hosts"), help: "Host names answered, against DNS rebinding: a comma list of name, name:port, .domain (and its subdomains), [v6], ip-literals or * (default: localhost and IP literals on a loopback bind, else *).")
+    var allowedHosts: String?
     @Option(name: .customLong("documents-url"), help: "Upstream documents index (http or https); unset disables /documents.")
     var documentsURL: String?
     @Option(name: .customLong("documents-format"), help: "auto, xml or json (default auto).")
@@ -67,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule),
             (.ratesPollInterval, ratesPollInterval), (.ratesMaxBytes, ratesMaxBytes), (.ratesCORS, ratesCORS),
             (.documentsCORS, documentsCORS), (.documentsIndexMaxBytes, documentsIndexMaxBytes),
-            (.documentsMaxBytes, documentsMaxBytes),
+            (.documentsMaxBytes, documentsMaxBytes), (.allowedHosts, allowedHosts),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { setting, value in value.map { (setting, $0) } })
     }

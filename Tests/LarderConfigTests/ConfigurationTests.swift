@@ -1,5 +1,6 @@
 import LarderConfig
 import LarderDocuments
+import LarderHTTP
 import LarderRates
 import Logging
 import Testing
@@ -49,7 +50,7 @@ struct ConfigurationTests {
             .adminToken: "s3cret", .threads: "3", .logLevel: "debug", .logFormat: "json", .clientTimeout: "10s",
             .maxConnections: "100", .maxConnectionsPerIP: "10", .ratesSchedule: "ttl", .ratesPollInterval: "5m",
             .ratesCORS: "https://App.example, http://localhost:3000", .documentsCORS: "*", .ratesMaxBytes: "64m",
-            .documentsIndexMaxBytes: "128m", .documentsMaxBytes: "1g",
+            .documentsIndexMaxBytes: "128m", .documentsMaxBytes: "1g", .allowedHosts: "larder.example:8080,.svc.local",
         ]
         #expect(flags.count == Setting.allCases.count)
         let configuration = try Configuration.resolve(flags: flags, environment: [:])
@@ -74,6 +75,7 @@ struct ConfigurationTests {
         #expect(configuration.ratesMaxBytes == 64 << 20)
         #expect(configuration.documentsIndexMaxBytes == 128 << 20)
         #expect(configuration.documentsMaxBytes == 1 << 30)
+        #expect(configuration.allowedHosts?.rules == [.name("larder.example", port: 8080), .domain("svc.local", port: nil)])
     }
 
     @Test func theNewDefaultsFollowTheSpec() throws {
@@ -87,6 +89,7 @@ struct ConfigurationTests {
         #expect(configuration.documentsMaxBytes == 64 << 20)
         let none = try Configuration.resolve(flags: [.ratesCORS: "none"], environment: ["LARDER_DOCUMENTS_CORS": "*"])
         #expect(none.ratesCORS == .none && none.documentsCORS == .any)
+        #expect(none.allowedHosts == nil, "by the bind address")
     }
 
     @Test(arguments: [
@@ -94,6 +97,7 @@ struct ConfigurationTests {
         (.documentsCORS, "https://a.example/path"), (.ratesCORS, "https://a.example,"), (.ratesSchedule, "weekly"),
         (.ratesPollInterval, "0"), (.ratesMaxBytes, "12"), (.ratesMaxBytes, "2t"), (.ratesMaxBytes, "-1m"),
         (.documentsIndexMaxBytes, "1000"), (.documentsIndexMaxBytes, "lots"), (.documentsMaxBytes, "2tib"),
+        (.allowedHosts, ""), (.allowedHosts, "a b"), (.allowedHosts, "*.example.com"), (.allowedHosts, "a:99999"),
     ])
     func refusesBadNewValuesNamingTheFlag(setting: Setting, value: String) {
         #expect {

@@ -62,7 +62,7 @@ struct ClientAbuseTests {
             var descriptors: [Int32] = []
             for _ in 0..<300 {
                 guard let descriptor = connect(from: "127.0.0.2", to: port) else { continue }
-                _ = send(descriptor, "GET /rates HTTP/1.1\r\nHost: x\r\nX-Slow:", 36, Int32(MSG_NOSIGNAL))
+                _ = send(descriptor, "GET /rates HTTP/1.1\r\nHost: localhost\r\nX-Slow:", 36, Int32(MSG_NOSIGNAL))
                 descriptors.append(descriptor)
             }
             let start = ContinuousClock.now
@@ -126,7 +126,7 @@ struct ClientAbuseTests {
             let fetchesBefore = try await upstream.allRequests().mapValues(\.total)
             let attempts = SmugglingAttempt.all(
                 target: "/documents/refresh",
-                smuggled: "POST /rates/refresh HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+                smuggled: "POST /rates/refresh HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
             let port = larder.port
             let exchanges = try await onThread { try attempts.map { try TestConnection.exchange(port: port, $0.bytes) } }
             for (attempt, exchange) in zip(attempts, exchanges) {

@@ -20,6 +20,7 @@ struct CommandLineTests {
         ["--documents-url", "not a url"], ["--documents-format", "yaml"], ["--documents-ttl", "0"],
         ["--admin-token", ""], ["--threads", "0"], ["--log-level", "loud"], ["--log-format", "xml"],
         ["--client-timeout", "soon"], ["--max-connections", "-3"], ["--max-connections-per-ip", "none"],
+        ["--allowed-hosts", ""], ["--allowed-hosts", "evil host"], ["--allowed-hosts", "a:0"], ["--allowed-hosts", "*.example"],
     ])
     func badFlagExits64NamingIt(arguments: [String]) async throws {
         let result = try await onThread { try ChildProcess.run("larder", ["serve"] + arguments) }
@@ -63,5 +64,21 @@ struct CommandLineTests {
         }
         #expect(status == 1)
         #expect(stderr.contains("cannot listen on 127.0.0.1:"))
+    }
+
+    /// Bound beyond loopback with no list, Larder answers any Host and says once how to narrow it.
+    @Test func aNonLoopbackBindRecommendsTheAllowlist() async throws {
+        let (wide, narrow, rebinding) = try await onThread {
+            let wide = try ChildProcess("larder", ["serve", "--host", "0.0.0.0", "--port", "0"])
+            let port = try wide.waitForListening()
+            let rebinding = try TestConnection(port: port).request("GET", "/health", headers: [("Host", "attacker.example")])
+            let narrow = try ChildProcess("larder", ["serve", "--port", "0"])
+            _ = try narrow.waitForListening()
+            for child in [wide, narrow] { child.signal(SIGTERM); _ = child.waitForExit() }
+            return (wide.standardError, narrow.standardError, rebinding.status)
+        }
+        #expect(rebinding == 200)
+        #expect(wide.components(separatedBy: "--allowed-hosts").count == 2, "one line: \(wide)")
+        #expect(!narrow.contains("--allowed-hosts"))
     }
 }

@@ -115,7 +115,7 @@ struct ServeTests {
             let child = try ChildProcess("larder", ["serve", "--port", "0"])
             let port = try child.waitForListening()
             let connections = try (0..<1000).map { _ in try TestConnection(port: port) }
-            for connection in connections { try connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for connection in connections { try connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n") }
             let answered = try connections.filter { try $0.readResponse().status == 200 }.count
             child.signal(SIGTERM)
             _ = child.waitForExit()

@@ -17,7 +17,7 @@ struct ConcurrencyTests {
                 for round in 0..<3 {
                     // All requests go out before any answer is read: 300 requests in flight at once.
                     for (index, connection) in connections.enumerated() {
-                        try connection.send("GET /items/\(round)-\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                        try connection.send("GET /items/\(round)-\(index) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     }
                     for (index, connection) in connections.enumerated() {
                         let response = try connection.readResponse()
@@ -46,7 +46,7 @@ struct ConcurrencyTests {
                     let connections = try (0..<300).map { _ in try TestConnection(port: port, timeout: .seconds(5)) }
                     for round in 0..<3 {
                         for (index, connection) in connections.enumerated() {
-                            try? connection.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                            try? connection.send("GET /items/\(index) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                         }
                         for (index, connection) in connections.enumerated() {
                             do {
@@ -84,10 +84,10 @@ struct ConcurrencyTests {
                 let connections = try (0..<128).map { _ in try TestConnection(port: port, timeout: .seconds(10)) }
                 for connection in connections { _ = try connection.request("GET", "/hello") }
                 let holder = try TestConnection(port: port, timeout: .seconds(10))
-                try holder.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+                try holder.send("GET /hold HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 usleep(100_000)
                 for (index, connection) in connections.enumerated() {
-                    try connection.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    try connection.send("GET /items/\(index) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 }
                 let start = ContinuousClock.now
                 var answered = 0
@@ -124,7 +124,7 @@ struct ConcurrencyTests {
                 for wave in 0..<10 {
                     let connections = try (0..<300).map { _ in try TestConnection(port: port, timeout: .seconds(5)) }
                     for (index, connection) in connections.enumerated() {
-                        try? connection.send("GET /items/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                        try? connection.send("GET /items/\(index) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     }
                     for (index, connection) in connections.enumerated() where (try? connection.readResponse())?.text != String(index) {
                         failures.append("wave \(wave) connection \(index)")

@@ -33,7 +33,7 @@ struct LimitsTests {
                 let small = try TestConnection.fetch(port: port, "POST", "/echo", body: Array(repeating: 7, count: 1000))
                 let connection = try TestConnection(port: port)
                 // Only the head: the answer must come without the body being sent.
-                try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+                try connection.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000000\r\n\r\n")
                 return (small, try connection.readResponse())
             }
             #expect(small.status == 200)
@@ -51,7 +51,7 @@ struct LimitsTests {
                 [0, 1, 2, 255, 254, 13, 10, 13, 10],
                 Array(0...255) + Array(0...255),
                 Array("GET / HTTP/9.9\r\n\r\n".utf8),
-                Array("GET /hello HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n".utf8),
+                Array("GET /hello HTTP/1.1\r\nHost: localhost\r\nNoColonHere\r\n\r\n".utf8),
                 Array("GET /hello HTTP/1.1\r\nContent-Length: -5\r\n\r\n".utf8),
             ]
             let statuses = try await onThread {
@@ -74,7 +74,7 @@ struct LimitsTests {
             let port = server.port
             let (closed, elapsed) = try await onThread {
                 let connection = try TestConnection(port: port, timeout: .seconds(8))
-                try connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n")  // and never the blank line
+                try connection.send("GET /hello HTTP/1.1\r\nHost: localhost\r\n")  // and never the blank line
                 let start = ContinuousClock.now
                 return (connection.waitForClose(), ContinuousClock.now - start)
             }

@@ -50,7 +50,7 @@ struct SmugglingTests {
         let hits = Hits()
         try await withServer(routes: hits.routes) { server in
             let port = server.port
-            let pair = "POST /target HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+            let pair = "POST /target HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
                 + Self.smuggled
             let (first, second) = try await onThread {
                 let connection = try TestConnection(port: port)

@@ -67,7 +67,7 @@ struct SampleUpstreamTests {
             try await upstream.fault(#"{"path":"\#(Self.daily)","truncate_at":100,"times":1}"#)
             let (received, declared) = try await onThread {
                 let connection = try TestConnection(port: port)
-                try connection.send("GET \(Self.daily) HTTP/1.1\r\nHost: x\r\n\r\n")
+                try connection.send("GET \(Self.daily) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 let raw = try connection.readToEnd()
                 let text = String(decoding: raw, as: UTF8.self)
                 let head = text.components(separatedBy: "\r\n\r\n")[0]

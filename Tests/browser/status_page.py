@@ -12,6 +12,8 @@ upstream fetches and the upstream's own request count stay as they were); after 
 day, a refresh with the right token shows the new outcome and the page's data follows; a refresh made
 elsewhere shows up by itself; every text has a contrast of at least 4.5:1; the CSP header is there.
 With JavaScript off: the tables and the chart are there, and the base form works as a plain GET.
+From a page on another origin (a second loopback port): an HTML form POST and a `no-cors` fetch POST to
+`/rates/refresh` are both refused as cross-site (Larder's refusal counter counts them) and refresh nothing.
 
 Writes a full-page screenshot to .build/status-page.png (docs/status-page.png is one of
 those). Every wait is bounded; nothing leaves 127.0.0.1. Usage: status_page.py (BIN= the folder of the
@@ -25,16 +27,20 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT = int(os.environ.get("BROWSER_PORT", "18482"))
 UPSTREAM_PORT = int(os.environ.get("BROWSER_UPSTREAM_PORT", "18483"))
+OTHER_PORT = int(os.environ.get("BROWSER_OTHER_PORT", "18484"))
 LARDER = f"http://127.0.0.1:{PORT}"
 UPSTREAM = f"http://127.0.0.1:{UPSTREAM_PORT}"
+OTHER = f"http://127.0.0.1:{OTHER_PORT}"  # another origin (another port): a page a visitor might open
 HISTORY = "/rates/eurofxref-hist-90d.xml"
 WAIT = 15  # seconds, for anything the page does
 SCREENSHOT = ROOT / ".build" / "status-page.png"
@@ -80,6 +86,14 @@ def upstream_fetches():
     text = http("GET", LARDER + "/metrics")[2].decode()
     return sum(float(value) for value in re.findall(
         r'^larder_upstream_fetches_total\{resource="rates",outcome="[^"]+"\} (\S+)$', text, re.M))
+
+
+def refused(reason):
+    """Larder's requests refused before any handler for `reason`, from /metrics."""
+    text = http("GET", LARDER + "/metrics")[2].decode()
+    found = re.search(r'^larder_requests_refused_total\{reason="%s"\} (\S+)$' % reason, text, re.M)
+    assert found, f"no larder_requests_refused_total for {reason}"
+    return float(found.group(1))
 
 
 def upstream_requests(path):
@@ -285,6 +299,48 @@ def check_with_script(driver, token):
     return len(rows), len(points), len(listed), lowest
 
 
+# The other origin's page: a form that posts to Larder's refresh, and a script-less way to send it.
+OTHER_PAGE = f"""<!DOCTYPE html><html><head><title>another site</title></head><body>
+<form id="refresh" method="post" action="{LARDER}/rates/refresh"><button>refresh</button></form>
+</body></html>"""
+
+
+class OtherOrigin(BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 — http.server's name
+        body = OTHER_PAGE.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def check_cross_site(driver):
+    """A page on another origin POSTs to /rates/refresh with a form and with a no-cors fetch: both are refused
+    as cross-site before any handler (the refusal counter moves by one each) and nothing is refreshed."""
+    from selenium.webdriver.common.by import By
+
+    before = (get_json("/status")["resources"]["rates"]["last_attempt"], upstream_fetches(), upstream_requests(HISTORY))
+    count = refused("cross_site_request")
+    driver.get(OTHER + "/")
+    sent = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0], {method: "POST", mode: "no-cors", body: "x"}).then(() => done("sent"), e => done(String(e)));
+        """, LARDER + "/rates/refresh")
+    assert sent == "sent", sent
+    wait_for(lambda: refused("cross_site_request") == count + 1, "the fetch refused as cross-site")
+    driver.find_element(By.CSS_SELECTOR, "#refresh button").click()
+    wait_for(lambda: driver.current_url == LARDER + "/rates/refresh", "the form's answer")
+    assert "cross_site_request" in driver.find_element(By.TAG_NAME, "body").text, driver.page_source[:300]
+    assert refused("cross_site_request") == count + 2
+    after = (get_json("/status")["resources"]["rates"]["last_attempt"], upstream_fetches(), upstream_requests(HISTORY))
+    assert after == before, f"a cross-site POST refreshed: {before} → {after}"
+    return 2
+
+
 def check_without_script(driver):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -327,11 +383,16 @@ def main():
              "--documents-url", UPSTREAM + "/documents/index.json"], stdout=subprocess.DEVNULL))
         wait_for(lambda: http("GET", LARDER + "/ready")[0] == 200, "Larder ready")
         wait_for(lambda: get_json("/status")["resources"]["documents"]["counts"]["mirrored"] == 5, "the mirror")
+        other = ThreadingHTTPServer(("127.0.0.1", OTHER_PORT), OtherOrigin)
+        threading.Thread(target=other.serve_forever, daemon=True).start()
         driver = browser(script=True)
         try:
             rows, points, documents, contrast = check_with_script(driver, token)
+            cross_site = check_cross_site(driver)
         finally:
             driver.quit()
+            other.shutdown()
+            other.server_close()
         driver = browser(script=False)
         try:
             check_without_script(driver)
@@ -348,7 +409,8 @@ def main():
         shutil.rmtree(cache, ignore_errors=True)
     print(f"status page (chromium, headless): {rows} currency rows, {points} chart points, {documents} documents, "
           f"no console errors, a wrong token refused with nothing changed, the right one's new day shown, "
-          f"lowest contrast {contrast:.1f}:1 (light and dark), readable without JavaScript; "
+          f"lowest contrast {contrast:.1f}:1 (light and dark), readable without JavaScript, {cross_site} POSTs from "
+          f"another origin (form, no-cors fetch) refused with nothing refreshed; "
           f"screenshot {SCREENSHOT.relative_to(ROOT)}")
 
 

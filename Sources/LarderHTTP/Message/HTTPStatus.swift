@@ -18,6 +18,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let notModified = HTTPStatus(304)
     public static let badRequest = HTTPStatus(400)
     public static let unauthorized = HTTPStatus(401)
+    public static let forbidden = HTTPStatus(403)
     public static let notFound = HTTPStatus(404)
     public static let methodNotAllowed = HTTPStatus(405)
     public static let payloadTooLarge = HTTPStatus(413)

@@ -24,6 +24,19 @@ struct BindAddress: @unchecked Sendable {
         isIPv6 = first.pointee.ai_family == AF_INET6
     }
 
+    /// 127.0.0.0/8, `::1`, or an IPv4-mapped 127.x address: reachable from this machine only.
+    var isLoopback: Bool {
+        if isIPv6 {
+            let bytes = UnsafeRawPointer(storage).assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_addr.__in6_u.__u6_addr8
+            let prefix = [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5, bytes.6, bytes.7, bytes.8, bytes.9]
+            guard prefix.allSatisfy({ $0 == 0 }) else { return false }
+            if (bytes.10, bytes.11) == (0xFF, 0xFF) { return bytes.12 == 127 }
+            return (bytes.10, bytes.11, bytes.12, bytes.13, bytes.14) == (0, 0, 0, 0, 0) && bytes.15 == 1
+        }
+        let address = UnsafeRawPointer(storage).assumingMemoryBound(to: sockaddr_in.self).pointee.sin_addr.s_addr
+        return UInt32(bigEndian: address) >> 24 == 127
+    }
+
     var sockaddrPointer: UnsafePointer<sockaddr> {
         UnsafeRawPointer(storage).assumingMemoryBound(to: sockaddr.self)
     }

@@ -48,8 +48,10 @@ extension HTTPServer {
         connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, context: RequestContext
     ) -> MHD_Result {
         if let refused = RequestReader.refusal(
-            connection: connection, method: method, context: context, router: router, configuration: configuration
+            connection: connection, method: method, context: context, router: router, configuration: configuration,
+            hosts: hosts
         ) {
+            if let observer, let reason = RefusalReason(rawValue: refused.code) { observer.requestRefused(reason) }
             return refuse(refused, connection: connection, url: url, method: method, context: context)
         }
         var request: Request

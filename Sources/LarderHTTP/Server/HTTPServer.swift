@@ -20,6 +20,10 @@ public final class HTTPServer: @unchecked Sendable {
     let onListening: (@Sendable (_ host: String, _ port: Int) -> Void)?
     let accessLogEnabled: Bool
     let observer: (any RequestObserver)?
+    /// The `Host` names answered: the configured list, or the default for the bind address.
+    let hosts: HostAllowlist
+    /// True when no list is configured and the bind address is not loopback: any Host is answered.
+    let hostsOpenByDefault: Bool
 
     // Raw libmicrohttpd pointers, only touched under `state`'s lock.
     struct Running: @unchecked Sendable {
@@ -53,6 +57,15 @@ public final class HTTPServer: @unchecked Sendable {
         self.observer = observer
         self.onListening = onListening
         accessLogEnabled = logger.logLevel <= .debug
+        if let configured = configuration.allowedHosts {
+            (hosts, hostsOpenByDefault) = (configured, false)
+        } else {
+            // A host that does not resolve fails in `start`; until then it is not loopback.
+            let address = try? BindAddress(host: configuration.host, port: configuration.port)
+            defer { address?.deallocate() }
+            let loopback = address?.isLoopback ?? false
+            (hosts, hostsOpenByDefault) = (loopback ? .loopback : .any, !loopback)
+        }
     }
 
     /// `libmicrohttpd 1.0.10`: the library this process runs on, as it reports itself (`MHD_get_version()`),
@@ -115,6 +128,12 @@ public final class HTTPServer: @unchecked Sendable {
                 }
                 running = Running(
                     daemon: daemon, address: address, logSink: sink, loop: loop, port: Int(larder_daemon_port(daemon)))
+            }
+            if hostsOpenByDefault {
+                logger.notice("""
+                    bound to \(configuration.host), not a loopback address: answering any Host; set --allowed-hosts \
+                    (LARDER_ALLOWED_HOSTS) to the names this server is reached by, against DNS rebinding
+                    """)
             }
         } catch {
             address.deallocate()

@@ -3,4 +3,12 @@ public protocol RequestObserver: Sendable {
     /// `route` is the matched pattern (`/rates/:date`), or `unmatched`; `nanoseconds` from the
     /// request line to the queued answer (plain integers: the hot path does no `Duration` arithmetic).
     func requestCompleted(route: String, status: Int, nanoseconds: Int64)
+
+    /// Told when a request is refused before any handler ran (SPEC §6), before `requestCompleted`.
+    func requestRefused(_ reason: RefusalReason)
+}
+
+extension RequestObserver {
+    /// By default, nothing.
+    public func requestRefused(_ reason: RefusalReason) {}
 }

@@ -7,9 +7,10 @@ extension RequestReader {
     /// The refusal of a request whose request line is past the limits or whose Host is not a
     /// host, before any route sees it; nil when the request may go on. Each closes the
     /// connection: what else the peer sent on it was framed by a head Larder could not trust.
+    /// Then SPEC §6's refusals, which leave the connection open: a Host not in `hosts`, a cross-site POST.
     static func refusal(
         connection: OpaquePointer, method: UnsafePointer<CChar>, context: RequestContext, router: Router,
-        configuration: ServerConfiguration
+        configuration: ServerConfiguration, hosts: HostAllowlist
     ) -> HTTPError? {
         // RFC 9112 §3: a method longer than any the server implements is 501.
         if strlen(method) > router.longestMethod {
@@ -19,8 +20,23 @@ extension RequestReader {
             return closing(.uriTooLong, "uri_too_long", "request target is longer than \(configuration.maxTargetLength) bytes")
         }
         // RFC 9112 §3.2: a Host that is no uri-host [":" port] is 400 (libmicrohttpd refuses two Hosts, not a bad one).
-        if let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host"), !isHost(host) {
+        let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host")
+        if let host, !isHost(host) {
             return closing(.badRequest, "bad_host", "the Host header is not a host and optional port")
+        }
+        // A request without Host (HTTP/1.0) is served: a browser always sends one.
+        if let host, !hosts.allows(host) {
+            return HTTPError(.forbidden, code: RefusalReason.hostNotAllowed.rawValue, message: """
+                the Host '\(String(cString: host))' is not one this server answers to (a DNS rebinding defence); \
+                name it in --allowed-hosts (LARDER_ALLOWED_HOSTS) if it should be
+                """)
+        }
+        if strcmp(method, "POST") == 0, let why = CrossSiteRequest.refusal(
+            origin: MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin"),
+            fetchSite: MHD_lookup_connection_value(connection, .HEADER_KIND, "Sec-Fetch-Site"), host: host
+        ) {
+            return HTTPError(.forbidden, code: RefusalReason.crossSiteRequest.rawValue,
+                             message: "a POST from a page on another site is refused: \(why)")
         }
         return nil
     }

@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body read; larger gets 413.
     public var maxBodyBytes: Int = 1024 * 1024
     public var listenBacklog: Int = 1024
+    /// The `Host` names answered (SPEC §2 `--allowed-hosts`); nil: `HostAllowlist.loopback` when bound
+    /// to a loopback address, else `HostAllowlist.any` with a start-up log line recommending a list.
+    public var allowedHosts: HostAllowlist?
     /// On stop, how long requests in flight may take to finish before they are cut.
     public var drainTimeout: Duration = .seconds(5)
 
