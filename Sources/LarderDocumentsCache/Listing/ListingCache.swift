@@ -57,8 +57,11 @@ final class ListingCache: Sendable {
         await flight.run(generation) { [self] in
             let made: ListingFile
             do {
-                made = try ListingFile.render(
-                    store: store, indexUpdatedAt: state.indexUpdatedAt, into: directory, generation: generation)
+                // Every listed record read, the JSON and its gzip written: off the cooperative pool.
+                let (store, directory, indexUpdatedAt) = (store, directory, state.indexUpdatedAt)
+                made = try await OffPool.run {
+                    try ListingFile.render(store: store, indexUpdatedAt: indexUpdatedAt, into: directory, generation: generation)
+                }
             } catch {
                 logger.error("documents: cannot render the listing: \(error)")
                 // Stale now: the next request tries again rather than being served the old contents.
