@@ -20,6 +20,8 @@ final class GroupCommit: Sendable {
         var oldest: ContinuousClock.Instant?
         /// Downloads that failed at their commit, kept for the sync to count.
         var failures: [String: RefreshError] = [:]
+        /// Documents taken from the queue whose commit has not finished yet.
+        var committing: [String: Int] = [:]
     }
 
     let mirror: MirrorDirectory
@@ -44,7 +46,7 @@ final class GroupCommit: Sendable {
             if pending.oldest == nil { pending.oldest = .now }
             return pending.batch.count >= Self.batchSize ? Self.take(&pending) : nil
         }
-        if let full { record(await commitOffPool(full)) }
+        if let full { await commitTaken(full) }
     }
 
     /// Commits what is queued when its oldest has waited `maxDelay`.
@@ -53,20 +55,25 @@ final class GroupCommit: Sendable {
             guard let oldest = pending.oldest, ContinuousClock.now - oldest >= Self.maxDelay else { return nil }
             return Self.take(&pending)
         }
-        if let due { record(await commitOffPool(due)) }
+        if let due { await commitTaken(due) }
     }
 
-    /// Commits what is queued now if it holds `name`: a client is waiting for that document.
+    /// Commits what is queued now if it holds `name`, or waits for the commit in flight that took it:
+    /// a client is waiting for that document.
     func flush(holding name: String) async {
         let batch = pending.withLock { pending -> [StagedDownload]? in
             pending.batch.contains { $0.file.name == name } ? Self.take(&pending) : nil
         }
-        if let batch { record(await commitOffPool(batch)) }
+        if let batch { return await commitTaken(batch) }
+        // A commit runs on a thread of its own and ends within the disk's time; polled, as this is rare.
+        while pending.withLock({ $0.committing[name] != nil }) {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
     }
 
     /// Commits everything queued now, and hands over every commit failure since the last call.
     func flush() async -> [String: RefreshError] {
-        record(await commitOffPool(pending.withLock { Self.take(&$0) }))
+        await commitTaken(pending.withLock { Self.take(&$0) })
         return pending.withLock { pending in
             defer { pending.failures = [:] }
             return pending.failures
@@ -84,11 +91,24 @@ final class GroupCommit: Sendable {
         return await OffPool.run { self.commit(batch) }
     }
 
+    /// Commits a batch `take` handed out, then marks its documents committed (or failed).
+    private func commitTaken(_ batch: [StagedDownload]) async {
+        let failed = await commitOffPool(batch)
+        pending.withLock { pending in
+            for staged in batch {
+                let left = (pending.committing[staged.file.name] ?? 1) - 1
+                pending.committing[staged.file.name] = left > 0 ? left : nil
+            }
+        }
+        record(failed)
+    }
+
     private static func take(_ pending: inout Pending) -> [StagedDownload] {
         defer {
             pending.batch = []
             pending.oldest = nil
         }
+        for staged in pending.batch { pending.committing[staged.file.name, default: 0] += 1 }
         return pending.batch
     }
 
