@@ -227,10 +227,10 @@ let package = Package(
         ),
         .testTarget(name: "LarderUpstreamTests", dependencies: ["LarderUpstream", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
-        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
+        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTesting"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
-        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments"]),
+        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderTesting"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [
@@ -256,7 +256,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzReplayTests",
-            dependencies: ["LarderFuzzing"]
+            dependencies: ["LarderFuzzing", "LarderTesting"]
         ),
         .testTarget(name: "LarderEndToEndTests", dependencies: ["LarderTesting", "LarderStore", .product(name: "Crypto", package: "swift-crypto")]),
     ],
