@@ -234,10 +234,10 @@ let package = Package(
         ),
         .testTarget(name: "LarderUpstreamTests", dependencies: ["LarderUpstream", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
-        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats"]),
+        .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTesting"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
-        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing"]),
+        .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing", "LarderTesting"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [
@@ -263,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzReplayTests",
-            dependencies: ["LarderFuzzing"]
+            dependencies: ["LarderFuzzing", "LarderTesting"]
         ),
         .testTarget(
             name: "LarderEndToEndTests",

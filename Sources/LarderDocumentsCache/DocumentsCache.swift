@@ -99,7 +99,10 @@ public final class DocumentsCache: Sendable {
     /// Fetches a listed document now (joining a fetch in flight), waiting at most `coldWait`. A stored
     /// copy that could not be served (missing or damaged on disk) is dropped first, so it is written anew.
     func fetchOnDemand(_ entry: DocumentEntryRecord, unservable: DocumentFileRecord?) async -> DocumentDownloads.Result? {
-        if let unservable { sweep.drop(unservable) }
+        if let unservable {
+            let sweep = sweep
+            await OffPool.run { sweep.drop(unservable) }
+        }
         return await withDeadline(Self.coldWait, on: clock) {
             await self.downloads.fetch(entry, conditional: false, now: self.clock.now)
         }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs blocking socket work on its own thread, so it never starves Swift's cooperative pool
-/// (which the server's suspending handlers need in order to answer).
+/// Runs blocking or CPU-heavy work (sockets, a server's start-up, a parse of 100,000 entries) on its
+/// own thread, so it never starves Swift's cooperative pool: one thread per core, which every
+/// suspending handler, refresh and `await` of every suite running in this process needs.
 public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {

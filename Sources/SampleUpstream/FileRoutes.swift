@@ -7,21 +7,29 @@ struct FileRoutes {
     let faults: FaultTable
     let log: RequestLog
 
+    /// Answered on the server's thread, never on Swift's cooperative pool, except for a delay: the
+    /// sample upstream must answer even while the pool is busy (tests run many suites in one process).
     func register(on router: inout Router) {
-        router.add(.get, "/*path", .suspending { request in
+        router.add(.get, "/*path", .adaptive { request in
             let path = request.parameters["path"] ?? ""
             log.received(path: "/" + path)
-            let response = await answer(request, path: path)
-            log.record(path: "/" + path, status: response.status.rawValue)
-            return response
+            let fault = faults.take(for: "/" + path)
+            guard let delay = fault?.delayMs, delay > 0 else {
+                return .now(logged(answer(request, path: path, fault: fault), path: path))
+            }
+            return .later { request in
+                try? await Task.sleep(for: .milliseconds(delay))
+                return logged(answer(request, path: path, fault: fault), path: path)
+            }
         })
     }
 
-    private func answer(_ request: Request, path: String) async -> Response {
-        let fault = faults.take(for: "/" + path)
-        if let delay = fault?.delayMs, delay > 0 {
-            try? await Task.sleep(for: .milliseconds(delay))
-        }
+    private func logged(_ response: Response, path: String) -> Response {
+        log.record(path: "/" + path, status: response.status.rawValue)
+        return response
+    }
+
+    private func answer(_ request: Request, path: String, fault: Fault?) -> Response {
         if let fault, let mebibytes = fault.gzipBombMib {
             return bomb(fault, mebibytes: mebibytes)
         }

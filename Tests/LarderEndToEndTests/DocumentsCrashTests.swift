@@ -8,16 +8,19 @@ import Testing
 struct DocumentsCrashTests {
     @Test func killedDuringSlowDownloadsEveryListedDocumentIsWhole() async throws {
         try await withCrashScratch("larder-docs-crash", upstream: "upstream/docs") { root, cache in
-            // Twelve documents of 256 KiB, each its own bytes.
-            var entries: [String] = []
-            var hashes: [String: String] = [:]
-            for index in 0..<12 {
-                let name = "doc\(index).bin"
-                let bytes = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* (index + 7) &+ index) }
-                try Data(bytes).write(to: URL(fileURLWithPath: root + "/upstream/docs/" + name))
-                let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
-                hashes[name] = sha
-                entries.append(#"{"name":"\#(name)","size":\#(bytes.count),"sha256":"\#(sha)","updated_at":"2026-11-01T00:00:00Z","created_at":"2026-11-01T00:00:00Z"}"#)
+            // Twelve documents of 256 KiB, each its own bytes; made on a thread of its own (`onThread`).
+            let (entries, hashes) = try await onThread { () -> ([String], [String: String]) in
+                var entries: [String] = []
+                var hashes: [String: String] = [:]
+                for index in 0..<12 {
+                    let name = "doc\(index).bin"
+                    let bytes = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* (index + 7) &+ index) }
+                    try Data(bytes).write(to: URL(fileURLWithPath: root + "/upstream/docs/" + name))
+                    let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+                    hashes[name] = sha
+                    entries.append(#"{"name":"\#(name)","size":\#(bytes.count),"sha256":"\#(sha)","updated_at":"2026-11-01T00:00:00Z","created_at":"2026-11-01T00:00:00Z"}"#)
+                }
+                return (entries, hashes)
             }
             let index = #"{"version":1,"documents":["# + entries.joined(separator: ",") + "]}"
             try index.write(toFile: root + "/upstream/docs/index.json", atomically: true, encoding: .utf8)

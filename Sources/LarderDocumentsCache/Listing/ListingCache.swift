@@ -57,9 +57,14 @@ final class ListingCache: Sendable {
         await flight.run(generation) { [self] in
             let made: ListingFile
             do {
-                made = try ListingFile.render(
-                    store: store, indexUpdatedAt: state.indexUpdatedAt, indexStoredAt: state.indexStoredAt,
-                    into: directory, generation: generation)
+                // Every listed record read, the JSON and its gzip written: off the cooperative pool.
+                let (store, directory) = (store, directory)
+                let (indexUpdatedAt, indexStoredAt) = (state.indexUpdatedAt, state.indexStoredAt)
+                made = try await OffPool.run {
+                    try ListingFile.render(
+                        store: store, indexUpdatedAt: indexUpdatedAt, indexStoredAt: indexStoredAt,
+                        into: directory, generation: generation)
+                }
             } catch {
                 logger.error("documents: cannot render the listing: \(error)")
                 // Stale now: the next request tries again rather than being served the old contents.

@@ -26,16 +26,18 @@ struct DocumentDownloads: Sendable {
         let result = await flight.run(entry.name) {
             let current: DocumentFileRecord?
             do {
-                current = try state.lookup(entry.name).file
+                current = try await OffPool.run { () throws(StoreError) in try state.lookup(entry.name).file }
             } catch {
                 return .failure(RefreshError(.store, "\(entry.name): \(error)"))
             }
             return await download(entry, current: current, conditional: conditional, now: now) { staged in
-                commits.commitNow(staged).map { .failure($0) } ?? .success(staged.outcome)
+                await commits.commitNow(staged).map { .failure($0) } ?? .success(staged.outcome)
             }
         }
         // Joined a sync's download: it may wait in a batch; the client should not.
-        if case .success = result, (try? state.lookup(entry.name).file) ?? nil == nil { commits.flush(holding: entry.name) }
+        if case .success = result, (try? await OffPool.run { () throws(StoreError) in try state.lookup(entry.name).file }) ?? nil == nil {
+            await commits.flush(holding: entry.name)
+        }
         return result
     }
 
@@ -45,17 +47,17 @@ struct DocumentDownloads: Sendable {
     /// Downloads every piece of work `next` hands out (about `total`, for the progress) with at most
     /// `parallel` running, committing in batches; every result is final (committed or failed) when
     /// this returns. Work is asked for as downloads finish, so it can be read from the store a page at a time.
-    func run(total: Int, now: Date, next work: () -> Work?) async -> [(name: String, result: Result)] {
+    func run(total: Int, now: Date, next work: () async -> Work?) async -> [(name: String, result: Result)] {
         progress.start(total: total)
         defer { progress.stop() }
         var results = await withTaskGroup(of: (String, Result)?.self) { group in
             var results: [(name: String, result: Result)] = []
-            func next() -> Bool {
-                guard let (entry, current, conditional) = work() else { return false }
+            func next() async -> Bool {
+                guard let (entry, current, conditional) = await work() else { return false }
                 group.addTask {
                     let result = await flight.run(entry.name) {
                         await download(entry, current: current, conditional: conditional, now: now) { staged in
-                            commits.add(staged)
+                            await commits.add(staged)
                             return .success(staged.outcome)
                         }
                     }
@@ -64,18 +66,18 @@ struct DocumentDownloads: Sendable {
                 return true
             }
             var running = 0
-            while running < Self.parallel, next() { running += 1 }
+            while running < Self.parallel, await next() { running += 1 }
             // Commits a slow sync's batch in time, and says how far the sync is.
             group.addTask { await ticker(); return nil }
             while running > 0, let finished = await group.next() {
                 guard let finished else { continue }
                 results.append(finished)
-                if !next() { running -= 1 }
+                if !(await next()) { running -= 1 }
             }
             group.cancelAll()
             return results
         }
-        let failures = commits.flush()
+        let failures = await commits.flush()
         for index in results.indices {
             if let error = failures[results[index].name] { results[index].result = .failure(error) }
         }
@@ -85,12 +87,12 @@ struct DocumentDownloads: Sendable {
     /// One download, handed to `commit` when verified; counted in the progress either way.
     private func download(
         _ entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool, now: Date,
-        commit: (StagedDownload) -> Result
+        commit: (StagedDownload) async -> Result
     ) async -> Result {
         switch await downloader.download(entry, current: current, conditional: conditional, now: now) {
         case .success(let staged):
             progress.finished(bytes: staged.temporary == nil ? 0 : staged.file.size, failed: false)
-            return commit(staged)
+            return await commit(staged)
         case .failure(let error):
             progress.finished(bytes: 0, failed: true)
             state.recordFailure(entry.name, error.message)
@@ -102,7 +104,7 @@ struct DocumentDownloads: Sendable {
     private func ticker() async {
         var lastLog = ContinuousClock.now
         while (try? await Task.sleep(for: GroupCommit.maxDelay / 4)) != nil {
-            commits.flushIfDue()
+            await commits.flushIfDue()
             guard ContinuousClock.now - lastLog >= Self.progressInterval else { continue }
             lastLog = .now
             let figures = progress.snapshot

@@ -9,7 +9,7 @@ import Logging
 
 /// One sync of the mirror (SPEC §1's list-then-files updater, done right): revalidate the index,
 /// accept it whole or not at all, download what is missing or stale in parallel, then remove what
-/// the valid index no longer lists.
+/// the valid index no longer lists. Its store and file work runs off the cooperative pool (`OffPool`).
 struct DocumentsSync: Sendable {
     static let indexKey = "index"
 
@@ -32,7 +32,8 @@ struct DocumentsSync: Sendable {
         // Read once: the index commit completes the switch, and this sync's downloads still treat
         // every mirrored file as the previous upstream's.
         let switching = upstreamSwitch.isPending
-        sweep.runOnce()
+        let sweep = sweep
+        await OffPool.run { sweep.runOnce() }
         do {
             outcome.indexNotModified = try await refreshIndex(now, switching: switching)
         } catch let error as RefreshError {
@@ -42,7 +43,7 @@ struct DocumentsSync: Sendable {
         }
         do {
             try await downloadAll(indexChanged: !outcome.indexNotModified, switching: switching, now: now, into: &outcome)
-            try removeUnlisted(into: &outcome)
+            outcome.removed += try await OffPool.run { () throws(StoreError) in try removeUnlisted() }
         } catch {
             return .failure(RefreshError(.store, "\(error)"))
         }
@@ -63,23 +64,26 @@ struct DocumentsSync: Sendable {
     /// Fetches the index conditionally, reading it as it streams in; true on a 304 (or an index older
     /// than the held one). A refused index throws and changes nothing.
     private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
-        let item = try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
+        let store = store
+        let item = try await OffPool.run { () throws(StoreError) in
+            try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
+        }
         let validators = state.hasIndex && !switching
             ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
         guard let indexURL = URL(string: upstream.url) else {
             throw RefreshError(.store, "the documents URL cannot be read as a URL")
         }
-        let intake = try IndexIntake(
-            store: store, stream: DocumentIndexStream(format: upstream.format, indexURL: indexURL, maxBytes: indexMaxBytes))
+        let stream = DocumentIndexStream(format: upstream.format, indexURL: indexURL, maxBytes: indexMaxBytes)
+        let intake = try await OffPool.run { () throws(StoreError) in try IndexIntake(store: store, stream: stream) }
         let answer: UpstreamStreamOutcome
         let generatedAt: Date?
         do {
             answer = try await client.stream(upstream.url, validators: validators, maxBytes: indexMaxBytes) { chunk in
-                try intake.feed(chunk)
+                try await intake.feed(chunk)
             }
-            generatedAt = if case .streamed = answer { try intake.finish() } else { nil }
+            generatedAt = if case .streamed = answer { try await intake.finish() } else { nil }
         } catch {
-            intake.discard()
+            await intake.discard()
             if let refusal = intake.refusal {
                 events.upstreamFetch(.documents, outcome: .refused)
                 throw RefreshError(.invalidPayload, "refused the documents index: \(refusal.message)")
@@ -92,16 +96,18 @@ struct DocumentsSync: Sendable {
         }
         switch answer {
         case .notModified(let sent):
-            intake.discard()
+            await intake.discard()
             // Asked without validators, a new upstream has nothing to confirm: a 304 is no index of it.
             guard !switching else {
                 events.upstreamFetch(.documents, outcome: .error)
                 throw RefreshError(.upstreamError, "index: the new upstream answered 304 to an unconditional request")
             }
             events.upstreamFetch(.documents, outcome: .notModified)
-            try store.touch(
-                resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
-                etag: sent.etag, lastModified: sent.lastModified)
+            try await OffPool.run { () throws(StoreError) in
+                try store.touch(
+                    resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
+                    etag: sent.etag, lastModified: sent.lastModified)
+            }
             return true
         case .streamed(let body):
             events.upstreamFetch(.documents, outcome: .fetched)
@@ -110,18 +116,23 @@ struct DocumentsSync: Sendable {
             // held `generated_at` after now decides nothing (§4.11): it would refuse every real index.
             if !switching, let generated = generatedAt, let held = item?.updatedAt, held <= now, state.hasIndex,
                generated < held {
-                intake.discard()
+                await intake.discard()
                 events.regressionRefused(.documents)
                 logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
-                try store.touch(
-                    resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
+                try await OffPool.run { () throws(StoreError) in
+                    try store.touch(
+                        resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
+                }
                 return true
             }
             let updatedAt = generatedAt ?? now
-            try store.commitStagedDocumentEntries(item: ItemRecord(
+            let item = ItemRecord(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
-                etag: body.validators.etag, lastModified: body.validators.lastModified),
-                adopting: switching ? upstream.url : nil)
+                etag: body.validators.etag, lastModified: body.validators.lastModified)
+            let adopting = switching ? upstream.url : nil
+            try await OffPool.run { () throws(StoreError) in
+                try store.commitStagedDocumentEntries(item: item, adopting: adopting)
+            }
             state.setIndex(updatedAt: updatedAt, storedAt: now)
             if switching { upstreamSwitch.completed() }
             return false
@@ -141,7 +152,7 @@ struct DocumentsSync: Sendable {
         }
         var total = 0
         var counting = ListedPages(store: store)
-        while let document = try counting.next() {
+        while let document = try await counting.nextOffPool() {
             switch decide(document) {
             case .skip: outcome.unchanged += 1
             case .regression:
@@ -155,7 +166,7 @@ struct DocumentsSync: Sendable {
         var readError: (any Error)?
         let results = await downloads.run(total: total, now: now) {
             do {
-                while let document = try handing.next() {
+                while let document = try await handing.nextOffPool() {
                     if case .download(let conditional) = decide(document) {
                         return (document.entry, document.file, conditional)
                     }
@@ -178,13 +189,13 @@ struct DocumentsSync: Sendable {
         }
     }
 
-    /// Removes files the (valid) index no longer lists: their records first, then the bytes.
-    private func removeUnlisted(into outcome: inout DocumentsRefreshOutcome) throws {
+    /// Removes files the (valid) index no longer lists: their records first, then the bytes; returns how many.
+    private func removeUnlisted() throws(StoreError) -> Int {
         let gone = try store.unlistedDocumentFiles()
-        guard !gone.isEmpty else { return }
+        guard !gone.isEmpty else { return 0 }
         try store.removeDocumentFiles(gone.map(\.name))
         state.removeFiles(gone.map(\.name))
         for file in gone { mirror.remove(file.fileName) }
-        outcome.removed += gone.count
+        return gone.count
     }
 }

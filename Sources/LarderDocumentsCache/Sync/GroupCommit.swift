@@ -7,6 +7,7 @@ import Synchronization
 /// Makes verified downloads durable in batches: their renames, one `syncfs` (bytes and names) and one
 /// SQLite transaction per batch instead of an fsync, a directory fsync and a commit per document. A batch commits when it holds `batchSize` downloads,
 /// when its oldest has waited `maxDelay` (so a slow sync still shows progress), or when the sync ends.
+/// A commit waits for the disk, so it runs off the cooperative pool (`OffPool`), its caller suspended.
 ///
 /// A kill at any moment leaves only whole, committed documents listed: a file renamed but never
 /// committed is named by no record, and start-up deletes it (`DocumentsCache.reconcile`).
@@ -19,6 +20,8 @@ final class GroupCommit: Sendable {
         var oldest: ContinuousClock.Instant?
         /// Downloads that failed at their commit, kept for the sync to count.
         var failures: [String: RefreshError] = [:]
+        /// Documents taken from the queue whose commit has not finished yet.
+        var committing: [String: Int] = [:]
     }
 
     let mirror: MirrorDirectory
@@ -26,6 +29,8 @@ final class GroupCommit: Sendable {
     let state: DocumentsState
     let logger: Logger
     private let pending = Mutex(Pending())
+    /// Tests only: runs at the start of every commit, standing in for a disk slow to sync.
+    let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(mirror: MirrorDirectory, store: Store, state: DocumentsState, logger: Logger) {
         self.mirror = mirror
@@ -35,35 +40,40 @@ final class GroupCommit: Sendable {
     }
 
     /// Queues `staged`, committing the batch when it is full.
-    func add(_ staged: StagedDownload) {
+    func add(_ staged: StagedDownload) async {
         let full = pending.withLock { pending -> [StagedDownload]? in
             pending.batch.append(staged)
             if pending.oldest == nil { pending.oldest = .now }
             return pending.batch.count >= Self.batchSize ? Self.take(&pending) : nil
         }
-        if let full { record(commit(full)) }
+        if let full { await commitTaken(full) }
     }
 
     /// Commits what is queued when its oldest has waited `maxDelay`.
-    func flushIfDue() {
+    func flushIfDue() async {
         let due = pending.withLock { pending -> [StagedDownload]? in
             guard let oldest = pending.oldest, ContinuousClock.now - oldest >= Self.maxDelay else { return nil }
             return Self.take(&pending)
         }
-        if let due { record(commit(due)) }
+        if let due { await commitTaken(due) }
     }
 
-    /// Commits what is queued now if it holds `name`: a client is waiting for that document.
-    func flush(holding name: String) {
+    /// Commits what is queued now if it holds `name`, or waits for the commit in flight that took it:
+    /// a client is waiting for that document.
+    func flush(holding name: String) async {
         let batch = pending.withLock { pending -> [StagedDownload]? in
             pending.batch.contains { $0.file.name == name } ? Self.take(&pending) : nil
         }
-        if let batch { record(commit(batch)) }
+        if let batch { return await commitTaken(batch) }
+        // A commit runs on a thread of its own and ends within the disk's time; polled, as this is rare.
+        while pending.withLock({ $0.committing[name] != nil }) {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
     }
 
     /// Commits everything queued now, and hands over every commit failure since the last call.
-    func flush() -> [String: RefreshError] {
-        record(commit(pending.withLock { Self.take(&$0) }))
+    func flush() async -> [String: RefreshError] {
+        await commitTaken(pending.withLock { Self.take(&$0) })
         return pending.withLock { pending in
             defer { pending.failures = [:] }
             return pending.failures
@@ -71,8 +81,26 @@ final class GroupCommit: Sendable {
     }
 
     /// Commits one download at once, on its own: a client is waiting for it.
-    func commitNow(_ staged: StagedDownload) -> RefreshError? {
-        commit([staged]).first?.error
+    func commitNow(_ staged: StagedDownload) async -> RefreshError? {
+        await commitOffPool([staged]).first?.error
+    }
+
+    /// `commit(_:)` on a thread of its own: renames, `syncfs` and the transaction all wait for the disk.
+    private func commitOffPool(_ batch: [StagedDownload]) async -> [(name: String, error: RefreshError)] {
+        guard !batch.isEmpty else { return [] }
+        return await OffPool.run { self.commit(batch) }
+    }
+
+    /// Commits a batch `take` handed out, then marks its documents committed (or failed).
+    private func commitTaken(_ batch: [StagedDownload]) async {
+        let failed = await commitOffPool(batch)
+        pending.withLock { pending in
+            for staged in batch {
+                let left = (pending.committing[staged.file.name] ?? 1) - 1
+                pending.committing[staged.file.name] = left > 0 ? left : nil
+            }
+        }
+        record(failed)
     }
 
     private static func take(_ pending: inout Pending) -> [StagedDownload] {
@@ -80,6 +108,7 @@ final class GroupCommit: Sendable {
             pending.batch = []
             pending.oldest = nil
         }
+        for staged in pending.batch { pending.committing[staged.file.name, default: 0] += 1 }
         return pending.batch
     }
 
@@ -94,6 +123,7 @@ final class GroupCommit: Sendable {
     /// transaction, then publishes them and deletes the copies they replace.
     private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
+        beforeCommit.withLock { $0 }?()
         var failed: [(name: String, error: RefreshError)] = []
         var placed: [StagedDownload] = []
         for staged in batch {

@@ -5,7 +5,8 @@ import Synchronization
 
 /// Takes an index body as it arrives: each chunk goes through `DocumentIndexStream`, and the
 /// entries it completes are staged in the store a page at a time, so neither the body, nor a parse
-/// tree, nor the list of entries is ever held whole. Nothing staged is listed until `commit`.
+/// tree, nor the list of entries is ever held whole. Nothing staged is listed until `commit`. The
+/// staging writes run off the cooperative pool (`OffPool`); the parse, a chunk at a time, runs on it.
 final class IndexIntake: Sendable {
     /// Entries staged in one write.
     static let pageSize = 1000
@@ -32,7 +33,7 @@ final class IndexIntake: Sendable {
     var refusal: DocumentIndexError? { state.withLock { $0.refusal } }
 
     /// Reads the next chunk of the body, staging the entries it completes a page at a time.
-    func feed(_ chunk: [UInt8]) throws {
+    func feed(_ chunk: [UInt8]) async throws {
         let full = try state.withLock { state throws(DocumentIndexError) -> [DocumentEntryRecord]? in
             do throws(DocumentIndexError) {
                 Self.add(try state.stream.feed(chunk), to: &state)
@@ -44,11 +45,11 @@ final class IndexIntake: Sendable {
             defer { state.page = [] }
             return state.page
         }
-        if let full { try store.stageDocumentEntries(full) }
+        if let full { try await stage(full) }
     }
 
     /// The body ended: checks the whole, stages the last entries and returns the index's `generated_at`.
-    func finish() throws -> Date? {
+    func finish() async throws -> Date? {
         let (generatedAt, last) = try state.withLock { state throws(DocumentIndexError) -> (Date?, [DocumentEntryRecord]) in
             do throws(DocumentIndexError) {
                 let (generatedAt, documents) = try state.stream.finish()
@@ -60,14 +61,20 @@ final class IndexIntake: Sendable {
                 throw error
             }
         }
-        try store.stageDocumentEntries(last)
+        try await stage(last)
         return generatedAt
+    }
+
+    private func stage(_ entries: [DocumentEntryRecord]) async throws(StoreError) {
+        let store = store
+        try await OffPool.run { () throws(StoreError) in try store.stageDocumentEntries(entries) }
     }
 
     /// Forgets what was staged (a refused or regressing index); best effort, as the next intake
     /// starts by clearing it anyway.
-    func discard() {
-        try? store.discardStagedDocumentEntries()
+    func discard() async {
+        let store = store
+        try? await OffPool.run { () throws(StoreError) in try store.discardStagedDocumentEntries() }
     }
 
     private static func add(_ documents: [DocumentEntry], to state: inout State) {

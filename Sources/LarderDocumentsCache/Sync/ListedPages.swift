@@ -18,14 +18,31 @@ struct ListedPages {
     mutating func next() throws(StoreError) -> ListedDocument? {
         if index == page.count {
             guard !ended else { return nil }
-            page = try store.listedDocuments(after: position, limit: Self.pageSize)
-            index = 0
-            guard let last = page.last else {
-                ended = true
-                return nil
-            }
-            position = last.entry.position
+            load(try store.listedDocuments(after: position, limit: Self.pageSize))
         }
+        return take()
+    }
+
+    /// `next()` for a sync on Swift's cooperative pool: each page is read on a thread of its own (`OffPool`).
+    mutating func nextOffPool() async throws(StoreError) -> ListedDocument? {
+        if index == page.count {
+            guard !ended else { return nil }
+            let (store, position) = (store, position)
+            load(try await OffPool.run { () throws(StoreError) in
+                try store.listedDocuments(after: position, limit: Self.pageSize)
+            })
+        }
+        return take()
+    }
+
+    private mutating func load(_ read: [ListedDocument]) {
+        page = read
+        index = 0
+        if let last = read.last { position = last.entry.position } else { ended = true }
+    }
+
+    private mutating func take() -> ListedDocument? {
+        guard index < page.count else { return nil }
         defer { index += 1 }
         return page[index]
     }

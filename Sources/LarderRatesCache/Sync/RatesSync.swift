@@ -40,9 +40,13 @@ struct RatesSync: Sendable {
         }
     }
 
+    /// The store's reads and writes, and the parse, run off the cooperative pool (`OffPool`): a
+    /// commit waits for the disk, and the pool's few threads must stay free to answer requests.
     private func attempt(_ now: Date) async throws -> Applied {
-        let item = try store.item(resource: RateSetRecord.resource, key: Self.itemKey)
-        let latest = try store.latestRateSet()
+        let store = store
+        let (item, latest) = try await OffPool.run { () throws(StoreError) in
+            (try store.item(resource: RateSetRecord.resource, key: Self.itemKey), try store.latestRateSet())
+        }
         // Validators only make sense while the data they validate is still stored, from this upstream.
         let validators = latest == nil || upstreamSwitch.isPending ? UpstreamValidators.none
             : UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified)
@@ -61,13 +65,15 @@ struct RatesSync: Sendable {
                 throw RefreshError(.upstreamError, "the new upstream answered 304 to an unconditional request")
             }
             events.upstreamFetch(.rates, outcome: .notModified)
-            try store.touch(
-                resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
-                etag: sent.etag, lastModified: sent.lastModified)
+            try await OffPool.run { () throws(StoreError) in
+                try store.touch(
+                    resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
+                    etag: sent.etag, lastModified: sent.lastModified)
+            }
             return Applied(outcome: RatesRefreshOutcome(
                 kind: .notModified, daysChanged: 0, date: latest.flatMap { RateDate($0.date) }))
         case .fetched(let body):
-            return try apply(body, previous: item, latest: latest, now: now)
+            return try await OffPool.run { try apply(body, previous: item, latest: latest, now: now) }
         }
     }
 

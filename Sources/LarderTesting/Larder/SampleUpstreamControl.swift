@@ -10,9 +10,13 @@ public func withSampleUpstream<T: Sendable>(_ body: (SampleUpstreamControl) asyn
     configuration.port = 0
     configuration.threads = 4
     configuration.drainTimeout = .milliseconds(200)
-    let upstream = try SampleUpstream(
-        root: ChildProcess.examplesUpstream, configuration: configuration, logger: quietLogger)
-    try upstream.server.start()
+    // Reading the folder and starting libmicrohttpd's threads: on a thread of its own (see `onThread`).
+    let upstream = try await onThread { [configuration] in
+        let upstream = try SampleUpstream(
+            root: ChildProcess.examplesUpstream, configuration: configuration, logger: quietLogger)
+        try upstream.server.start()
+        return upstream
+    }
     return try await withCleanup { try await body(SampleUpstreamControl(upstream)) } cleanup: { await upstream.server.stop() }
 }
 

@@ -51,8 +51,12 @@ public final class TestLarder: Sendable {
         let configuration = configuration.withLock { $0 }
         var limits = UpstreamLimits()
         limits.requestTimeout = upstreamTimeout
-        let application = try LarderApplication(
-            configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits)
+        // Opening the store (quick_check, migrations, fsyncs) and loading the caches: synchronous
+        // start-up work, on a thread of its own, since many suites start a Larder at once (see `onThread`).
+        let clock = clock
+        let application = try await onThread { [limits] in
+            try LarderApplication(configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits)
+        }
         let group = application.serviceGroup(gracefulShutdownSignals: [])
         let task = Task { try await group.run() }
         running.withLock { $0 = Running(application: application, group: group, task: task) }

@@ -21,7 +21,8 @@ public func withServer<T: Sendable>(
     var router = Router()
     routes(&router)
     let server = HTTPServer(configuration: configuration, router: router, logger: quietLogger)
-    try server.start()
+    // Binding and starting libmicrohttpd's threads: on a thread of its own (see `onThread`).
+    try await onThread { try server.start() }
     return try await withCleanup { try await body(server) } cleanup: { await server.stop() }
 }
 
