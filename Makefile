@@ -99,10 +99,17 @@ bench-mirror: build
 	@{ command -v wrk && command -v nginx && command -v wget && command -v aria2c; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx wget aria2 >/dev/null; } || { echo "bench-mirror needs: apt-get install -y wrk nginx wget aria2"; exit 1; }
 	python3 bench/bench.py --only mirror
 
-## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
-epoll-churn:
+## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of scripts/libmicrohttpd-epoll-timeout.patch (a few seconds)
+EPOLL_CHURN_LIMIT ?= 5
+epoll-churn: deps
+	@mkdir -p .build
 	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
-	for mode in poll epoll ext; do for n in 127 128 129; do echo -n "$$mode "; .build/epoll-churn $$mode burst $$n; done; done
+	@echo "libmicrohttpd $$(pkg-config --modversion libmicrohttpd) from $$(pkg-config --variable=libdir libmicrohttpd); $$(sed -n 2p $(LIBMICROHTTPD)/larder.stamp 2>/dev/null || echo 'not a build of scripts/libmicrohttpd.sh: the system library, maybe unpatched')"
+	@failed=0; for mode in poll epoll ext; do for n in 127 128 129; do \
+		echo -n "$$mode "; .build/epoll-churn $$mode burst $$n $(EPOLL_CHURN_LIMIT) || failed=1; \
+	done; done; \
+	if [ $$failed = 1 ]; then echo "epoll-churn: FAILED: a burst was not answered within $(EPOLL_CHURN_LIMIT) s (docs/libmicrohttpd-epoll-patch.md)"; exit 1; fi; \
+	echo "epoll-churn: every burst answered within $(EPOLL_CHURN_LIMIT) s, epoll burst 128 included"
 
 ## fuzz: every parser's fuzz target (Sources/LarderFuzzing) built with libFuzzer and AddressSanitizer, run FUZZ_SECONDS (default 60) each on all cores; fails on any crash, leak or broken property, its input saved in Fuzz/reproducers (not in CI)
 fuzz: deps
