@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror epoll-churn fuzz
+.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-instructions epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -65,10 +65,10 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c (about 35 minutes; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c, then instructions per request under callgrind (about 45 minutes; not in CI)
 bench: build
 	@missing=""; \
-	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2; do \
+	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2 valgrind:valgrind; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -80,6 +80,11 @@ bench: build
 		fi; \
 	fi
 	python3 bench/bench.py
+
+## bench-instructions: only the instructions per request of make bench: Larder, the bare libmicrohttpd ceiling and nginx each under valgrind's callgrind, on /rates, cross rates, a one-year series, /v1/latest, the 1 MiB document, the listing and a 304; the same count on any machine, however loaded (about 10 minutes)
+bench-instructions: build
+	@{ command -v valgrind && command -v nginx && command -v cc; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind nginx gcc >/dev/null; } || { echo "bench-instructions needs: apt-get install -y valgrind nginx gcc"; exit 1; }
+	python3 bench/instructions.py
 
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
 bench-idle: build
