@@ -27,7 +27,8 @@ public struct RatesRoutes: Sendable {
         })
         for (path, dialect) in [("/rates", RatesDialect.larder), ("/latest", .frankfurter), ("/current", .frankfurter),
                                 ("/v1/latest", .frankfurter), ("/v1/current", .frankfurter)] {
-            router.add(.get, path, reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
+            // Cross rates (`?base=…&symbols=…`) read the same headers: lean with their query too.
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
                 if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state, dialect)) }
                 return whenFetched { snapshot, state in latest(request, snapshot, state, dialect) }
             })
