@@ -98,7 +98,7 @@ public struct RatesRoutes: Sendable {
             return snapshot.latest.response(for: request, state: state)
         }
         // A query answered before needs no parsing again: only a valid one was kept.
-        let key = "latest\u{3}" + RatesSnapshot.queryKey(request.query)
+        let key = RatesSnapshot.queryKey(request.query, after: "latest\u{3}")
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }
