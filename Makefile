@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror epoll-churn fuzz
+.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-instructions epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -65,10 +65,10 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c (about 35 minutes; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c, then instructions per request under callgrind (about 45 minutes; not in CI)
 bench: build
 	@missing=""; \
-	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2; do \
+	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2 valgrind:valgrind; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -80,6 +80,11 @@ bench: build
 		fi; \
 	fi
 	python3 bench/bench.py
+
+## bench-instructions: only the instructions per request of make bench: Larder, the bare libmicrohttpd ceiling and nginx each under valgrind's callgrind, on /rates, cross rates, a one-year series, /v1/latest, the 1 MiB document, the listing and a 304; the same count on any machine, however loaded (about 10 minutes)
+bench-instructions: build
+	@{ command -v valgrind && command -v nginx && command -v cc; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind nginx gcc >/dev/null; } || { echo "bench-instructions needs: apt-get install -y valgrind nginx gcc"; exit 1; }
+	python3 bench/instructions.py
 
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
 bench-idle: build
@@ -99,10 +104,17 @@ bench-mirror: build
 	@{ command -v wrk && command -v nginx && command -v wget && command -v aria2c; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx wget aria2 >/dev/null; } || { echo "bench-mirror needs: apt-get install -y wrk nginx wget aria2"; exit 1; }
 	python3 bench/bench.py --only mirror
 
-## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c; about a minute)
-epoll-churn:
+## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of scripts/libmicrohttpd-epoll-timeout.patch (a few seconds)
+EPOLL_CHURN_LIMIT ?= 5
+epoll-churn: deps
+	@mkdir -p .build
 	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
-	for mode in poll epoll ext; do for n in 127 128 129; do echo -n "$$mode "; .build/epoll-churn $$mode burst $$n; done; done
+	@echo "libmicrohttpd $$(pkg-config --modversion libmicrohttpd) from $$(pkg-config --variable=libdir libmicrohttpd); $$(sed -n 2p $(LIBMICROHTTPD)/larder.stamp 2>/dev/null || echo 'not a build of scripts/libmicrohttpd.sh: the system library, maybe unpatched')"
+	@failed=0; for mode in poll epoll ext; do for n in 127 128 129; do \
+		echo -n "$$mode "; .build/epoll-churn $$mode burst $$n $(EPOLL_CHURN_LIMIT) || failed=1; \
+	done; done; \
+	if [ $$failed = 1 ]; then echo "epoll-churn: FAILED: a burst was not answered within $(EPOLL_CHURN_LIMIT) s (docs/libmicrohttpd-epoll-patch.md)"; exit 1; fi; \
+	echo "epoll-churn: every burst answered within $(EPOLL_CHURN_LIMIT) s, epoll burst 128 included"
 
 ## fuzz: every parser's fuzz target (Sources/LarderFuzzing) built with libFuzzer and AddressSanitizer, run FUZZ_SECONDS (default 60) each on all cores; fails on any crash, leak or broken property, its input saved in Fuzz/reproducers (not in CI)
 fuzz: deps

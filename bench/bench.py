@@ -14,7 +14,8 @@ status page (bench/page.py): `GET /rates` with and without a headless chromium t
 the listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), Larder against nginx
 `gzip_static` and `gzip on`. Last, the documents mirror at scale (bench/mirror.py): first sync against
 `wget -i` and `aria2c -j16`, start to ready on a warm cache, resident memory and the listing's size, at
-1,000 to 100,000 documents.
+1,000 to 100,000 documents. Then instructions per request (bench/instructions.py): Larder, the ceiling and
+nginx each under callgrind, a count any machine reproduces.
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
 `--only idle,churn` runs just those scenarios (a few minutes; BENCH_LARDER_BEFORE=PATH adds another
@@ -48,6 +49,7 @@ import urllib.error
 import urllib.request
 
 import idle
+import instructions
 import listing_gzip
 import mirror
 import page
@@ -487,18 +489,19 @@ def run(processes):
     request("DELETE", f"{UPSTREAM}/_control/faults")
     answered = sum(1 for status in statuses if status == 200)
 
-    # The documents mirror at scale, on a quiet machine: every other target stopped first.
-    processes.stop_all()
-    mirror_lines, mirror_checks = mirror.run(mirror_tools(processes))
-
     gzip_lines = run_gzip(processes, static, nginx.pid, os.path.join(WORK, "gzip-cache"))
 
     # The documents mirror at scale, on a quiet machine: every other target stopped first.
     processes.stop_all()
     mirror_lines, mirror_checks = mirror.run(mirror_tools(processes))
 
+    # Instructions per request (bench/instructions.py), each server alone under callgrind.
+    processes.stop_all()
+    instruction_lines, instruction_checks = instructions.run(BIN)
+
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), larder_rss_end,
-           larder_rss_split, (history_days, history_bytes), idle_lines + gzip_lines + mirror_lines, mirror_checks)
+           larder_rss_split, (history_days, history_bytes),
+           idle_lines + gzip_lines + mirror_lines + [""] + instruction_lines, mirror_checks + instruction_checks)
 
 
 def run_idle(processes, static, nginx_pid, scenarios):

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `make deps` (and the Dockerfile's build stage): a libmicrohttpd of at least $MINIMUM for the CMicroHTTPD
 # system library. The system's if pkg-config finds one that new; otherwise one built from Debian's source
-# package (unstable: bookworm has 0.9.75), static and without HTTPS, into PREFIX, whose lib/pkgconfig the
-# caller puts on PKG_CONFIG_PATH. A stamp in PREFIX says what it holds: a later run with the same stamp
-# does nothing and prints nothing.
+# package (unstable: bookworm has 0.9.75), static and without HTTPS, with the patches of $PATCHES applied,
+# into PREFIX, whose lib/pkgconfig the caller puts on PKG_CONFIG_PATH. A stamp in PREFIX says what it
+# holds: a later run with the same stamp does nothing and prints nothing.
 #
 #   scripts/libmicrohttpd.sh [PREFIX]      PREFIX defaults to .build/libmicrohttpd
 #
-# Needs root to install what is missing (pkg-config; to build: gcc, make, dpkg-dev, debian-keyring);
+# Needs root to install what is missing (pkg-config; to build: gcc, make, patch, dpkg-dev, debian-keyring);
 # otherwise prints the apt-get command and fails. The machine's apt configuration is left alone: the
 # source package comes through a temporary one of its own.
 set -euo pipefail
@@ -16,12 +16,19 @@ MINIMUM=1.0.10
 # Static (no runtime .so to ship), no TLS (Larder serves plain HTTP: no GnuTLS), no docs or examples.
 CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --with-pic
     --disable-doc --disable-examples --disable-curl)
+# Applied in this order with `patch -p1` to the unpacked source; one that does not apply fails the build.
+# libmicrohttpd-epoll-timeout.patch: MHD_epoll() no longer sleeps again with a batch of 128 events in
+# hand (docs/libmicrohttpd-epoll-patch.md; checked by `make epoll-churn`).
+PATCHES=(scripts/libmicrohttpd-epoll-timeout.patch)
 
 cd "$(dirname "$0")/.."
+root=$PWD
 prefix=$(realpath -m "${1:-.build/libmicrohttpd}")
 stamp="$prefix/larder.stamp"
-# What a reusable build must match: the minimum, the flags and the prefix (the .pc file names it).
-key="libmicrohttpd >= $MINIMUM; prefix $prefix; configure ${CONFIGURE[*]}"
+# What a reusable build must match: the minimum, the flags, the prefix (the .pc file names it) and the
+# patches' contents, so a build made before a patch was added or changed is made again.
+patches_key=$(sha256sum "${PATCHES[@]}" | awk '{printf "%s %s; ", $2, $1}')
+key="libmicrohttpd >= $MINIMUM; prefix $prefix; configure ${CONFIGURE[*]}; patches ${patches_key%; }"
 
 say() { echo "libmicrohttpd: $*"; }
 fail() { echo "libmicrohttpd: $*" >&2; exit 1; }
@@ -49,12 +56,17 @@ if [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$key" ]; then
 fi
 # A build without a matching stamp is stale or half done; gone, it cannot shadow the system's either.
 rm -rf "$prefix"
+# The system's library is used as is, without the patches: Larder runs its own wait loop (libmicrohttpd
+# in external epoll mode, always run with a zero timeout: MHD_run_wait(daemon, 0)), so MHD_epoll() never
+# blocks in it and the epoll stall cannot happen (ConcurrencyTests guard that). Only a build of our own
+# carries the patch, and only `make epoll-churn` needs it. Whoever lets libmicrohttpd's own threads wait
+# (MHD_USE_EPOLL_INTERNAL_THREAD, a thread pool in epoll mode) must first require a fixed library here.
 if pkg-config --atleast-version="$MINIMUM" libmicrohttpd 2>/dev/null; then
     exit 0
 fi
 system=$(pkg-config --modversion libmicrohttpd 2>/dev/null || echo none)
 
-need_packages gcc make dpkg-dev debian-keyring
+need_packages gcc make patch dpkg-dev debian-keyring
 started=$SECONDS
 work=$(mktemp -d "$prefix.work.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -115,11 +127,17 @@ while IFS= read -r changed; do
     touch -d 2000-01-01 "$changed"
 done < <(find .pc -mindepth 2 -type f \( -name Makefile.am -o -name configure.ac -o -name '*.m4' \) 2>/dev/null)
 
+for patch in "${PATCHES[@]}"; do
+    say "applying $(basename "$patch")"
+    patch -p1 --forward --batch <"$root/$patch" >"$work/patch.log" 2>&1 \
+        || { cat "$work/patch.log" >&2; fail "$patch does not apply to libmicrohttpd $version"; }
+done
+
 say "building $version (static, no HTTPS) into $prefix"
 {
     ./configure --prefix="$prefix" "${CONFIGURE[@]}" \
         && make -j"$(nproc)" \
         && make install
 } >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; fail "the build of $version failed"; }
-printf '%s\nbuilt %s from Debian %s\n' "$key" "$upstream" "$version" >"$stamp"
+printf '%s\nbuilt %s from Debian %s, patched: %s\n' "$key" "$upstream" "$version" "${PATCHES[*]}" >"$stamp"
 say "$version built in $((SECONDS - started)) s"

@@ -88,9 +88,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     // MARK: - Caches
 
     public func hit(_ resource: CacheResource, stale: Bool) {
-        // Every configured resource's counters were made up front, so exactly one entry matches.
-        for counters in hitCounters where counters.resource == resource {
-            (stale ? counters.stale : counters.fresh).increment()
+        // Every configured resource's counters were made up front, so exactly one entry matches. By
+        // index: iterating the tuples retained and released both counters of every resource.
+        for index in hitCounters.indices where hitCounters[index].resource == resource {
+            (stale ? hitCounters[index].stale : hitCounters[index].fresh).increment()
         }
     }
 

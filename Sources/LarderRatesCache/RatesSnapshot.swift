@@ -31,16 +31,33 @@ final class RatesSnapshot: Sendable {
         currencies = PreparedAnswer(Representation(bytes: RatesJSON.currencies(for: set), lastModified: storedAt))
     }
 
-    /// The decoded query items as one string: equal items give equal answers. The separators are
-    /// control characters, which decoded names and values never hold, so no two queries share a key.
-    static func queryKey(_ query: QueryItems) -> String {
-        var key = ""
-        for item in query {
-            key += item.name
-            key += "\u{1}"
-            key += item.value
-            key += "\u{2}"
+    /// The decoded query items as one string after `prefix`: equal items give equal answers. The
+    /// separators are control characters, which decoded names and values never hold, so no two
+    /// queries share a key. Written once at its size (on every cross-rates request): appended piece
+    /// by piece, a key past 15 bytes was reallocated as it grew.
+    static func queryKey(_ query: QueryItems, after prefix: String = "") -> String {
+        var count = prefix.utf8.count
+        for item in query { count += item.name.utf8.count + item.value.utf8.count + 2 }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = 0
+            func put(_ text: String) {
+                for byte in text.utf8 {
+                    buffer[index] = byte
+                    index += 1
+                }
+            }
+            func put(_ byte: UInt8) {
+                buffer[index] = byte
+                index += 1
+            }
+            put(prefix)
+            for item in query {
+                put(item.name)
+                put(1)
+                put(item.value)
+                put(2)
+            }
+            return index
         }
-        return key
     }
 }

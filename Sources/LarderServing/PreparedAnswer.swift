@@ -1,3 +1,4 @@
+import Foundation
 public import LarderHTTP
 import Synchronization
 
@@ -71,7 +72,11 @@ public final class PreparedAnswer: Sendable {
     }
 
     /// Two states give the same headers when the second, the confirmation time and the detail agree.
+    /// The seconds are compared rounded down here (`CacheState.second` also clamps them to the dates
+    /// HTTP can write, through a rounding rule passed at run time): equal for every date that matters,
+    /// and at worst a rebuilt answer where they are not. Runs on every request.
     private static func sameSecond(_ a: CacheState, _ b: CacheState) -> Bool {
-        a.second == b.second && a.fetchedAt == b.fetchedAt && a.staleDetail == b.staleDetail && a.expiresAt == b.expiresAt
+        a.now.timeIntervalSince1970.rounded(.down) == b.now.timeIntervalSince1970.rounded(.down)
+            && a.fetchedAt == b.fetchedAt && a.staleDetail == b.staleDetail && a.expiresAt == b.expiresAt
     }
 }

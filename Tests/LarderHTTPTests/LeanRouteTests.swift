@@ -15,6 +15,11 @@ private func describingRoutes(_ router: inout Router) {
     router.add(.get, "/encoded", reads: ["Accept-Encoding"], .immediate { request in
         Response(body: .string("gzip=\(request.prefersGzip);headers=\(request.headers.map(\.name).joined(separator: ","))"))
     })
+    router.add(.get, "/queried", reads: ["If-None-Match"], readsQuery: true, .immediate { request in
+        let headers = request.headers.map(\.name).joined(separator: ",")
+        let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return Response(body: .string("headers=\(headers);query=\(query);segments=\(request.segments)"))
+    })
     // Declared lean, but the pattern above answers it first: it must stay unreachable.
     router.add(.get, "/shadow/lean", reads: [], .immediate { _ in Response(body: .string("lean")) })
 }
@@ -79,6 +84,24 @@ struct LeanRouteTests {
             #expect(answers[0...2] == ["gzip=true;headers=", "gzip=false;headers=", "gzip=false;headers="],
                     "the lean request keeps no text of the field")
             #expect(answers[3...5].map { $0.prefix(10) } == ["gzip=true;", "gzip=false", "gzip=false"])
+        }
+    }
+
+    @Test func aRouteThatReadsTheQueryIsLeanWithOneDecodedAsOnTheUsualWay() async throws {
+        try await withServer(routes: describingRoutes) { server in
+            let port = server.port
+            let (plain, queried, empty, bad) = try await onThread {
+                let headers = [("If-None-Match", "\"x\""), ("X-Other", "y")]
+                return (try TestConnection.fetch(port: port, "/queried", headers: headers),
+                        try TestConnection.fetch(port: port, "/queried?base=US%44&symbols=GBP,JPY&a+b=c+d", headers: headers),
+                        try TestConnection.fetch(port: port, "/queried?", headers: headers),
+                        try TestConnection.fetch(port: port, "/queried?base=%FF", headers: headers))
+            }
+            #expect(plain.text == #"headers=If-None-Match;query=;segments=["queried"]"#)
+            #expect(queried.text == #"headers=If-None-Match;query=base=USD&symbols=GBP,JPY&a b=c d;segments=["queried"]"#,
+                    "only the declared headers, the query decoded")
+            #expect(empty.text == #"headers=If-None-Match;query=;segments=["queried"]"#)
+            #expect(bad.status == 400, "a query that does not decode gets the usual way's 400")
         }
     }
 

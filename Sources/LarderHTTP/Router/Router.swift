@@ -30,11 +30,12 @@ public struct Router: Sendable {
     /// Adds a route. `reads` names every header the handler reads when it reads no query either: a
     /// GET of its literal path is then answered without collecting every header or decoding the
     /// path, which is most of a small answer's cost (any other request takes the usual way, to the
-    /// same handler). `cors` says which web origins may read its answers; `accepts` narrows what
-    /// its `:name` segments match.
+    /// same handler). With `readsQuery`, `reads` names every header the handler reads whatever the
+    /// query, and a GET with a query is lean too (its query decoded as on the usual way). `cors` says
+    /// which web origins may read its answers; `accepts` narrows what its `:name` segments match.
     public mutating func add(
-        _ method: HTTPMethod, _ pattern: String, reads headers: [String]? = nil, cors: CORSPolicy = .none,
-        accepts: ParameterRule? = nil, _ handler: Handler
+        _ method: HTTPMethod, _ pattern: String, reads headers: [String]? = nil, readsQuery: Bool = false,
+        cors: CORSPolicy = .none, accepts: ParameterRule? = nil, _ handler: Handler
     ) {
         let segments = pattern.split(separator: "/").map(String.init)
         // Lean only when the path is literal and no earlier route answers it: the outcome is the same either way.
@@ -46,7 +47,8 @@ public struct Router: Sendable {
             headers.removeAll { $0.caseInsensitiveEquals(AcceptEncoding.header) }
             leanRoutes.append(LeanRoute(
                 path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, cors: cors,
-                headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }, readsAcceptEncoding: acceptEncoding))
+                headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }, readsAcceptEncoding: acceptEncoding,
+                readsQuery: readsQuery))
         }
         routes.append(Route(
             method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors, accepts: accepts))
@@ -57,9 +59,9 @@ public struct Router: Sendable {
     /// The lean route for a GET or HEAD of exactly this raw path, if there is one.
     func leanRoute(_ method: HTTPMethod, rawPath: UnsafePointer<CChar>) -> LeanRoute? {
         guard method == .get || (method == .head && !hasHeadRoutes) else { return nil }
-        for index in leanRoutes.indices {
-            let same = leanRoutes[index].path.withUnsafeBufferPointer { strcmp($0.baseAddress!, rawPath) == 0 }
-            if same { return leanRoutes[index] }
+        for route in leanRoutes {
+            let same = route.path.withUnsafeBufferPointer { strcmp($0.baseAddress!, rawPath) == 0 }
+            if same { return route }
         }
         return nil
     }
@@ -68,10 +70,9 @@ public struct Router: Sendable {
         var allowed: [HTTPMethod] = []
         var getFallback: Match?
         var preflight: Match?
-        // By index: iterating copies would retain every route's fields on each request.
-        for index in routes.indices {
-            guard let parameters = routes[index].match(segments) else { continue }
-            let route = routes[index]
+        // Routes are objects: a copy of one is a single retain, not one per field.
+        for route in routes {
+            guard let parameters = route.match(segments) else { continue }
             if route.method == method {
                 return .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
             }
@@ -92,8 +93,9 @@ public struct Router: Sendable {
     }
 }
 
-/// A GET route with a literal path and the headers its handler reads (see `Router.add`).
-struct LeanRoute: Sendable {
+/// A GET route with a literal path and the headers its handler reads (see `Router.add`). A class: the
+/// request takes it with one retain instead of a copy of every field.
+final class LeanRoute: Sendable {
     /// The path as a NUL-terminated C string, compared with libmicrohttpd's.
     let path: [CChar]
     let segments: [String]
@@ -104,15 +106,44 @@ struct LeanRoute: Sendable {
     let headers: [(name: String, cName: [CChar])]
     /// Reads `Accept-Encoding` into `Request.prefersGzip`, from its bytes, without keeping its text.
     let readsAcceptEncoding: Bool
+    /// The handler may be given a query: a GET with one is lean too.
+    let readsQuery: Bool
+
+    init(
+        path: [CChar], segments: [String], text: String, handler: Handler, cors: CORSPolicy,
+        headers: [(name: String, cName: [CChar])], readsAcceptEncoding: Bool, readsQuery: Bool
+    ) {
+        self.path = path
+        self.segments = segments
+        self.text = text
+        self.handler = handler
+        self.cors = cors
+        self.headers = headers
+        self.readsAcceptEncoding = readsAcceptEncoding
+        self.readsQuery = readsQuery
+    }
 }
 
-private struct Route: Sendable {
+/// One route; a class, so that matching takes each with one retain instead of a copy of every field.
+private final class Route: Sendable {
     let method: HTTPMethod
     let pattern: PathPattern
     let text: String
     let handler: Handler
     let cors: CORSPolicy
     let accepts: Router.ParameterRule?
+
+    init(
+        method: HTTPMethod, pattern: PathPattern, text: String, handler: Handler, cors: CORSPolicy,
+        accepts: Router.ParameterRule?
+    ) {
+        self.method = method
+        self.pattern = pattern
+        self.text = text
+        self.handler = handler
+        self.cors = cors
+        self.accepts = accepts
+    }
 
     func match(_ segments: [String]) -> [String: String]? {
         guard let parameters = pattern.match(segments) else { return nil }

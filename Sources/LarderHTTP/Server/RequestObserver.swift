@@ -1,5 +1,7 @@
 /// Told about every answered request (metrics); called on the server thread, so it must be cheap and never block.
-public protocol RequestObserver: Sendable {
+/// An object: the server reads it several times per request, and a class existential is copied with one
+/// retain where any other is copied through its value witnesses.
+public protocol RequestObserver: AnyObject, Sendable {
     /// `route` is the matched pattern (`/rates/:date`), or `unmatched`; `nanoseconds` from the
     /// request line to the queued answer (plain integers: the hot path does no `Duration` arithmetic).
     func requestCompleted(route: String, status: Int, nanoseconds: Int64)

@@ -21,26 +21,23 @@ package enum RequestReader {
         guard let segments = decodeSegments(rawPath) else {
             return .failure(.badRequest("the path is not valid percent-encoded UTF-8"))
         }
-        var query: [QueryItems.Item] = []
-        for field in collect(connection, kind: .GET_ARGUMENT_KIND).fields {
-            guard let name = PercentDecoding.decode(Substring(field.name), plusIsSpace: true),
-                  let value = PercentDecoding.decode(Substring(field.value), plusIsSpace: true)
-            else { return .failure(.badRequest("the query is not valid percent-encoded UTF-8")) }
-            query.append((name: name, value: value))
+        guard let query = query(connection) else {
+            return .failure(.badRequest("the query is not valid percent-encoded UTF-8"))
         }
         return .success(Request(
             method: HTTPMethod(rawValue: String(cString: method)),
             rawPath: rawPath,
             segments: segments,
-            query: QueryItems(query),
+            query: query,
             headers: HTTPHeaders(headers.fields),
             body: context.body
         ))
     }
 
-    /// The request to a lean route (`Router.add(_:_:reads:_:)`): a GET or HEAD of its exact path with
-    /// no query, carrying only the headers the route reads (`Accept-Encoding` as `prefersGzip` only).
-    /// Nil when the usual way must be taken.
+    /// The request to a lean route (`Router.add(_:_:reads:readsQuery:_:)`): a GET or HEAD of its exact
+    /// path, with no query unless the route reads one, carrying only the headers the route reads
+    /// (`Accept-Encoding` as `prefersGzip` only). Nil when the usual way must be taken (and its answers,
+    /// such as the 400 of a query that does not decode, given).
     static func readLean(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
@@ -49,18 +46,25 @@ package enum RequestReader {
         router: Router,
         configuration: ServerConfiguration
     ) -> (Request, LeanRoute)? {
-        // A query (the target is longer than the path) or oversize headers take the usual way and its answers.
-        guard context.targetLength == strlen(url), context.body.isEmpty else { return nil }
+        // A query (the target is longer than the path: libmicrohttpd leaves the path undecoded) takes the
+        // usual way unless the route reads one; oversize headers take it always, for its answers.
+        guard context.body.isEmpty else { return nil }
+        let hasQuery = context.targetLength != strlen(url)
         let verb: HTTPMethod
         if strcmp(method, "GET") == 0 { verb = .get } else if strcmp(method, "HEAD") == 0 { verb = .head } else { return nil }
-        guard let route = router.leanRoute(verb, rawPath: url),
+        guard let route = router.leanRoute(verb, rawPath: url), !hasQuery || route.readsQuery,
               larder_header_bytes(connection) <= configuration.maxHeaderBytes else { return nil }
+        var query = QueryItems([])
+        if hasQuery {
+            guard let decoded = self.query(connection) else { return nil }
+            query = decoded
+        }
         var headers = HTTPHeaders()
         for (name, cName) in route.headers {
             let value = cName.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
             if let value { headers.add(name, String(cString: value)) }
         }
-        var request = Request(method: verb, rawPath: route.text, segments: route.segments, headers: headers)
+        var request = Request(method: verb, rawPath: route.text, segments: route.segments, query: query, headers: headers)
         if route.readsAcceptEncoding, let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") {
             request.prefersGzip = AcceptEncoding.prefersGzip(cString: value)
         }
@@ -93,6 +97,18 @@ package enum RequestReader {
             }
             index = bytes.index(after: index)
         }
+    }
+
+    /// The query's `name=value` pairs, percent-decoded (`+` is a space); nil when one does not decode.
+    private static func query(_ connection: OpaquePointer) -> QueryItems? {
+        var query: [QueryItems.Item] = []
+        for field in collect(connection, kind: .GET_ARGUMENT_KIND).fields {
+            guard let name = PercentDecoding.decode(Substring(field.name), plusIsSpace: true),
+                  let value = PercentDecoding.decode(Substring(field.value), plusIsSpace: true)
+            else { return nil }
+            query.append((name: name, value: value))
+        }
+        return QueryItems(query)
     }
 
     private struct Collected {

@@ -27,7 +27,8 @@ public struct RatesRoutes: Sendable {
         })
         for (path, dialect) in [("/rates", RatesDialect.larder), ("/latest", .frankfurter), ("/current", .frankfurter),
                                 ("/v1/latest", .frankfurter), ("/v1/current", .frankfurter)] {
-            router.add(.get, path, reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
+            // Cross rates (`?base=…&symbols=…`) read the same headers: lean with their query too.
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
                 if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state, dialect)) }
                 return whenFetched { snapshot, state in latest(request, snapshot, state, dialect) }
             })
@@ -97,7 +98,7 @@ public struct RatesRoutes: Sendable {
             return snapshot.latest.response(for: request, state: state)
         }
         // A query answered before needs no parsing again: only a valid one was kept.
-        let key = "latest\u{3}" + RatesSnapshot.queryKey(request.query)
+        let key = RatesSnapshot.queryKey(request.query, after: "latest\u{3}")
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }
