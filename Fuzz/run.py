@@ -29,6 +29,7 @@ DICTIONARIES = {
     "bearer-token": "http", "json-reader": "json", "xml-screen": "xml", "ecb-rates": "xml",
     "pipe-rates": "pipe", "json-rates": "json", "json-index": "json", "json-index-stream": "json", "xml-index": "xml",
     "rfc3339": "time", "document-name": "http", "document-url": "http", "duration": "time",
+    "rates-pipeline": "pipeline", "documents-pipeline": "pipeline",
 }
 RATES_TARGETS = {"ecb-rates", "json-rates", "pipe-rates", "xml-screen", "json-reader"}
 
