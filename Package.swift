@@ -214,12 +214,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        // The fuzz targets: every parser of untrusted bytes, with the properties each input must keep.
-        // Pure, so `make fuzz` (Fuzz/Package.swift) instruments only the parsing modules; `make test`
-        // replays their corpus and saved reproducers through the same code (FuzzReplayTests).
+        // The fuzz targets: every parser of untrusted bytes, with the properties each input must keep,
+        // and two whole pipelines (rates, documents: upstream bytes through the store to every answer),
+        // which is why it reaches the caches and the app. `make test` replays their corpus and saved
+        // reproducers through the same code (FuzzReplayTests).
         .target(
             name: "LarderFuzzing",
-            dependencies: ["LarderHTTP", "LarderFormats", "LarderRates", "LarderDocuments", "LarderServing", "LarderConfig"]
+            dependencies: [
+                "LarderHTTP", "LarderFormats", "LarderRates", "LarderDocuments", "LarderServing", "LarderConfig",
+                "LarderFreshness", "LarderStore", "LarderUpstream", "LarderRatesCache", "LarderDocumentsCache", "LarderMetrics",
+                "LarderApp",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Each test target declares exactly the modules its files import (`make test` checks both ways).
         .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting", .product(name: "Logging", package: "swift-log")]),

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import LarderConfig
 public import LarderDocumentsCache
 public import LarderFreshness
@@ -86,8 +86,8 @@ public struct LarderApplication: Sendable {
         )
     }
 
-    /// Every route Larder answers.
-    static func router(
+    /// Every route Larder answers (public so a whole pipeline can be answered in-process: the fuzz targets).
+    public static func router(
         configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?, metrics: LarderMetrics,
         startedAt: Date
     ) -> Router {

@@ -51,7 +51,7 @@ public final class DocumentsCache: Sendable {
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
     public init(
         _ settings: Settings, store: Store, directory: String,
-        client: UpstreamClient, clock: any FreshnessClock, events: any CacheEvents, logger: Logger
+        client: any UpstreamTransport, clock: any FreshnessClock, events: any CacheEvents, logger: Logger
     ) throws {
         let upstream = settings.upstream
         self.clock = clock

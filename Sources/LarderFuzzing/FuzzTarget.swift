@@ -15,6 +15,7 @@ public struct FuzzTarget: Sendable {
     public static let all: [FuzzTarget] = [
         .path, .ratesQuery, .byteRange, .conditional, .acceptEncoding, .bearerToken, .jsonReader, .xmlScreen, .ecbRates,
         .pipeRates, .jsonRates, .jsonIndex, .jsonIndexStream, .xmlIndex, .rfc3339, .documentName, .documentURL, .duration,
+        .ratesPipeline, .documentsPipeline,
     ]
 
     /// The target of that name, if there is one.

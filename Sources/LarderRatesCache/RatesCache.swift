@@ -44,7 +44,7 @@ public final class RatesCache: Sendable {
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9).
     public init(
-        _ settings: Settings, store: Store, client: UpstreamClient, clock: any FreshnessClock,
+        _ settings: Settings, store: Store, client: any UpstreamTransport, clock: any FreshnessClock,
         events: any CacheEvents, logger: Logger
     ) throws(StoreError) {
         self.store = store

@@ -8,7 +8,7 @@ import NIOHTTPCompression
 ///
 /// Call `shutdown()` before the last reference goes: AsyncHTTPClient traps in debug builds when a
 /// client that is still running is deallocated.
-public final class UpstreamClient: Sendable {
+public final class UpstreamClient: UpstreamTransport {
     let client: HTTPClient
     let limits: UpstreamLimits
     let userAgent: String
@@ -49,22 +49,6 @@ public final class UpstreamClient: Sendable {
             try await client.shutdown()
         } catch {
             logger.debug("upstream client already shut down")
-        }
-    }
-
-    /// A conditional GET of a body that fits in memory: at most `maxBytes` after decompression.
-    public func fetch(
-        _ url: String, validators: UpstreamValidators, maxBytes: Int
-    ) async throws(UpstreamError) -> UpstreamResult {
-        let collector = BodyCollector()
-        let outcome = try await stream(url, validators: validators, maxBytes: maxBytes) { chunk in
-            collector.append(chunk)
-        }
-        switch outcome {
-        case .notModified(let validators):
-            return .notModified(validators)
-        case .streamed(let body):
-            return .fetched(UpstreamBody(bytes: collector.bytes, validators: body.validators, contentType: body.contentType))
         }
     }
 

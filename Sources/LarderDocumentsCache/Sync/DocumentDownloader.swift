@@ -16,7 +16,7 @@ struct DocumentDownloader: Sendable {
     }
 
     let mirror: MirrorDirectory
-    let client: UpstreamClient
+    let client: any UpstreamTransport
     let maxBytes: Int
     let events: any CacheEvents
     let logger: Logger

@@ -15,7 +15,7 @@ struct DocumentsSync: Sendable {
 
     let upstream: UpstreamResource<DocumentsFormat>
     let store: Store
-    let client: UpstreamClient
+    let client: any UpstreamTransport
     let state: DocumentsState
     let downloads: DocumentDownloads
     let mirror: MirrorDirectory

@@ -23,7 +23,7 @@ struct RatesSync: Sendable {
 
     let upstream: UpstreamResource<RatesFormat>
     let store: Store
-    let client: UpstreamClient
+    let client: any UpstreamTransport
     let maxBytes: Int
     /// Pending while the stored days came from a previous upstream URL (SPEC §4.9).
     let upstreamSwitch: UpstreamSwitch
