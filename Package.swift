@@ -265,6 +265,7 @@ let package = Package(
                 "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderHTTP",
                 "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 extension LarderMetrics {
     /// Sets a gauge: state read when `/metrics` is scraped (readiness, staleness, counts).
@@ -10,6 +11,7 @@ extension LarderMetrics {
     /// The Prometheus text exposition of every metric, the process's figures read now.
     public func exposition() -> [UInt8] {
         var text = registry.emitToBuffer()
+        appendRequestDurations(to: &text)
         // Written here rather than kept in the registry: its counters only count up, and the CPU time is a
         // total the kernel keeps.
         for (family, value) in ProcessMetrics.read()?.samples ?? [] {
@@ -18,5 +20,22 @@ extension LarderMetrics {
             text.append(contentsOf: "\(family.name) \(value)\n".utf8)
         }
         return text
+    }
+
+    /// `larder_http_request_duration_seconds`, kept outside the registry (`LatencyHistogram`), written
+    /// as the registry writes a histogram family: nothing before the first answer, then one histogram
+    /// per route. The registry orders its families by a dictionary's order, so where it goes is no change.
+    private func appendRequestDurations(to text: inout [UInt8]) {
+        var seen: Set<ObjectIdentifier> = []
+        let histograms = routes.withLock { $0.map(\.latency) }.filter { seen.insert(ObjectIdentifier($0)).inserted }
+        guard !histograms.isEmpty else { return }
+        let family = MetricFamily.httpRequestDuration
+        text.append(contentsOf: "# HELP \(family.name) ".utf8)
+        for byte in family.help.utf8 {
+            if byte == UInt8(ascii: "\\") { text.append(byte) }
+            text.append(byte)
+        }
+        text.append(contentsOf: "\n# TYPE \(family.name) \(family.kind.rawValue)\n".utf8)
+        for histogram in histograms { histogram.emit(family.name, into: &text) }
     }
 }

@@ -14,16 +14,17 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     let make: MetricMaker
 
     /// Per route and status: the request counter and the route's latency histogram.
-    private struct RouteMetrics: Sendable {
+    struct RouteMetrics: Sendable {
         let route: String
         let status: Int
         let requests: CoreMetrics.Counter
-        let latency: CoreMetrics.Timer
+        /// The route's, whatever the status (the same object in each of its entries).
+        let latency: LatencyHistogram
     }
 
     /// Found with one lock on the hot path, by a linear search: a few dozen pairs, and the route
     /// text is the router's own string, so comparing it is cheaper than hashing it.
-    private let routes = Mutex<[RouteMetrics]>([])
+    let routes = Mutex<[RouteMetrics]>([])
 
     /// The hit counters of the resources Larder has, made up front so a hit takes no lock (and,
     /// searched in a three-element list, no hashing).
@@ -69,16 +70,16 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     public func requestCompleted(route: String, status: Int, nanoseconds: Int64) {
         let metrics = routes.withLock { routes in
             if let found = routes.first(where: { $0.status == status && $0.route == route }) { return found }
-            // The registry hands back the same histogram for the same route, whatever the status.
             let made = RouteMetrics(
                 route: route, status: status,
                 requests: make.counter(.httpRequests, [("route", route), ("status", String(status))]),
-                latency: make.timer(.httpRequestDuration, [("route", route)]))
+                latency: routes.first { $0.route == route }?.latency
+                    ?? LatencyHistogram(route: route, bounds: MetricFamily.httpRequestDuration.buckets))
             routes.append(made)
             return made
         }
         metrics.requests.increment()
-        metrics.latency.recordNanoseconds(nanoseconds)
+        metrics.latency.record(nanoseconds: nanoseconds)
     }
 
     public func requestRefused(_ reason: RefusalReason) {

@@ -36,7 +36,7 @@ extension MetricFamily {
     }
 
     /// A histogram's bucket bounds, fixed when its family is first registered.
-    fileprivate var buckets: [Duration] {
+    var buckets: [Duration] {
         switch self {
         case .refreshDuration:
             [

@@ -54,28 +54,24 @@ extension HTTPServer {
             if let observer, let reason = RefusalReason(rawValue: refused.code) { observer.requestRefused(reason) }
             return refuse(refused, connection: connection, url: url, method: method, context: context)
         }
-        var request: Request
-        let match: Router.Match
-        if let (lean, route) = RequestReader.readLean(
+        // A lean route's request goes straight to its handler: no `Router.Match` is made and taken apart.
+        if let (request, route) = RequestReader.readLean(
             connection: connection, url: url, method: method, context: context, router: router, configuration: configuration
         ) {
-            request = lean
-            match = .found(route.handler, parameters: [:], route: route.text, cors: route.cors)
-        } else {
-            switch RequestReader.read(
-                connection: connection, url: url, method: method, context: context, configuration: configuration
-            ) {
-            case .failure(let error):
-                return refuse(error, connection: connection, url: url, method: method, context: context)
-            case .success(let read):
-                request = read
-            }
-            match = router.match(request.method, request.segments)
+            if let stopping = begin(request, connection: connection, context: context) { return stopping }
+            return run(route.handler, request, route: route.text, cors: route.cors, connection: connection, context: context)
         }
-        if accessLogEnabled { context.method = request.method.rawValue; context.path = request.rawPath }
-        if isStopping.load(ordering: .relaxed) {
-            return queue(Self.shuttingDown.response, connection: connection, context: context)
+        var request: Request
+        switch RequestReader.read(
+            connection: connection, url: url, method: method, context: context, configuration: configuration
+        ) {
+        case .failure(let error):
+            return refuse(error, connection: connection, url: url, method: method, context: context)
+        case .success(let read):
+            request = read
         }
+        let match = router.match(request.method, request.segments)
+        if let stopping = begin(request, connection: connection, context: context) { return stopping }
         switch match {
         case .notFound:
             return queue(HTTPError.notFound().response, connection: connection, context: context)
@@ -87,21 +83,36 @@ extension HTTPServer {
                 origin: request.headers["Origin"], method: request.headers["Access-Control-Request-Method"])
             return queue(preflight, connection: connection, context: context)
         case .found(let handler, let parameters, let route, let cors):
-            context.route = route
-            context.cors = cors.variant(origin: request.headers["Origin"]).map { (cors, $0) }
             request.parameters = parameters
-            switch handler {
-            case .immediate(let handle):
-                return queue(handle(request), connection: connection, context: context)
-            case .suspending(let handle):
+            return run(handler, request, route: route, cors: cors, connection: connection, context: context)
+        }
+    }
+
+    /// Notes the request for the access log; the 503 when the server is stopping, else nil.
+    private func begin(_ request: Request, connection: OpaquePointer, context: RequestContext) -> MHD_Result? {
+        if accessLogEnabled { context.method = request.method.rawValue; context.path = request.rawPath }
+        guard isStopping.load(ordering: .relaxed) else { return nil }
+        return queue(Self.shuttingDown.response, connection: connection, context: context)
+    }
+
+    /// Runs the matched route's handler: answers now or suspends the connection until it has.
+    private func run(
+        _ handler: Handler, _ request: Request, route: String, cors: CORSPolicy, connection: OpaquePointer,
+        context: RequestContext
+    ) -> MHD_Result {
+        context.route = route
+        context.cors = cors.variant(origin: request.headers["Origin"]).map { (cors, $0) }
+        switch handler {
+        case .immediate(let handle):
+            return queue(handle(request), connection: connection, context: context)
+        case .suspending(let handle):
+            return suspend(connection: connection, context: context, request: request, handle: handle)
+        case .adaptive(let decide):
+            switch decide(request) {
+            case .now(let response):
+                return queue(response, connection: connection, context: context)
+            case .later(let handle):
                 return suspend(connection: connection, context: context, request: request, handle: handle)
-            case .adaptive(let decide):
-                switch decide(request) {
-                case .now(let response):
-                    return queue(response, connection: connection, context: context)
-                case .later(let handle):
-                    return suspend(connection: connection, context: context, request: request, handle: handle)
-                }
             }
         }
     }
