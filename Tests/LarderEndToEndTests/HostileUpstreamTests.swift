@@ -75,11 +75,16 @@ struct HostileUpstreamTests {
                     let taken = try TestConnection.fetch(port: port, "POST", "/rates/refresh")
                     #expect(taken.json?["date"] as? String == Self.day(1), "\(taken.text)")
                     #expect(larder.isRunning)
-                }
-                // Nothing refused was stored: a restart serves the same day.
-                try Self.withUpstreamAndLarder(root: root, cache: cache) { _, _, port in
-                    let served = try TestConnection.fetch(port: port, "/rates")
-                    #expect(served.json?["date"] as? String == Self.day(1))
+                    // Nothing refused was stored: a restart on the same upstream (another URL would be
+                    // a new upstream, whose first copy replaces the old) serves the same day.
+                    larder.signal(SIGKILL)
+                    _ = larder.waitForExit(timeout: .seconds(5))
+                    let again = try ChildProcess("larder", [
+                        "serve", "--port", "0", "--cache-dir", cache, "--rates-url", "http://127.0.0.1:\(upstream)/feed.xml",
+                    ])
+                    defer { again.signal(SIGKILL) }
+                    let served = try TestConnection.fetch(port: try again.waitForListening(), "/rates")
+                    #expect(served.json?["date"] as? String == Self.day(1), "\(served.text)")
                 }
             }
         }
