@@ -83,10 +83,15 @@ struct ProcessMetrics: Sendable {
     private static func countEntries(_ path: String) -> Int? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
+        guard let offset = MemoryLayout<dirent>.offset(of: \.d_name) else { return nil }
+        let dot = UInt8(ascii: ".")
         var count = 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(3)) }
-            let dots = name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
+            // The name read through the pointer, a byte at a time up to its NUL: `entry.pointee` copied
+            // a whole `struct dirent`, but glibc's record is only as long as its name, and one at the
+            // end of the buffer's last page made that copy read past it (a crash seen scraping /metrics).
+            let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
+            let dots = name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0))
             if !dots { count += 1 }
         }
         return count

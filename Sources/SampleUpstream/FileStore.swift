@@ -55,8 +55,12 @@ final class FileStore: Sendable {
         }
         defer { closedir(handle) }
         var names: [String] = []
+        // nil only for a computed property; 19 is glibc's offset on x86_64 and aarch64.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name) ?? 19
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Through the pointer, up to the name's NUL: `entry.pointee` would copy a whole `struct
+            // dirent`, past the end of a shorter record at the end of glibc's buffer.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if name != ".", name != ".." { names.append(name) }
         }
         for name in names.sorted() {
