@@ -55,7 +55,11 @@ public final class RatesCache: Sendable {
         if upstreamSwitch.isPending {
             logger.notice("rates: the upstream URL changed; the cached rates are served, marked stale, until the new upstream delivers")
         }
-        try Self.dropDaysOutOfBounds(store, settings: settings, now: clock.now, logger: logger)
+        // What the feed is read as: configured, or what an `auto` upstream was last detected as.
+        let format = settings.upstream.format == .auto
+            ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
+            : settings.upstream.format
+        try Self.dropDaysOutOfBounds(store, bounds: RateBounds(format: format, now: clock.now), logger: logger)
         let latest = try store.latestRateSet()
         let history = try Self.loadHistory(store, logger: logger)
         // Reading every stored day peaks well above the ~3 MB the history keeps.
@@ -69,8 +73,7 @@ public final class RatesCache: Sendable {
         case .ttl:
             calendar = nil
         case .ecb, .auto:
-            let detected = settings.upstream.format == .auto ? try store.detectedFormat(resource: RateSetRecord.resource) : nil
-            let isECB = settings.schedule == .ecb || settings.upstream.format == .ecb || detected == "ecb"
+            let isECB = settings.schedule == .ecb || format == .ecb
             calendar = ECBSchedule(
                 active: isECB, latest: latest.flatMap { RateDate($0.date) }, pollInterval: settings.pollInterval,
                 ttl: settings.ttl, events: events)
@@ -109,13 +112,7 @@ public final class RatesCache: Sendable {
 
     /// Drops the stored days outside SPEC §4.11's bounds (an earlier Larder took any day), or not
     /// dates at all, with one log line naming them, so the schedule and never-regress start from the rest.
-    private static func dropDaysOutOfBounds(
-        _ store: Store, settings: Settings, now: Date, logger: Logger
-    ) throws(StoreError) {
-        let format = settings.upstream.format == .auto
-            ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
-            : settings.upstream.format
-        let bounds = RateBounds(format: format, now: now)
+    private static func dropDaysOutOfBounds(_ store: Store, bounds: RateBounds, logger: Logger) throws(StoreError) {
         let dropped = try store.dropRateDays { RateDate($0).map(bounds.contains) ?? false }
         guard !dropped.isEmpty else { return }
         let named = dropped.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (dropped.count > 10 ? ", …" : "")
