@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HTTP contract, checked against the real server: openapi.yaml must be a valid OpenAPI 3.1
 # document, and schemathesis must find no difference between it and a running Larder mirroring
-# the bundled sample upstream; then a real Frankfurter client from PyPI against the same server; then
+# the bundled sample upstream; then a real Frankfurter client from PyPI against the same server, and
+# Frankfurter's own v1 OpenAPI document (when ../shared has it) against its /v1; then
 # `promtool check metrics` on its /metrics, which must find nothing, and every larder_* series the
 # alerting rules read must be exported. Run by `make test` after the Swift tests (debug binaries).
 set -euo pipefail
@@ -50,6 +51,17 @@ ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
 
 python3 Tests/contract/frankfurter_client.py "$PORT"
+
+# Frankfurter's own published v1 document (../shared/reference/frankfurter, not part of the repository)
+# against Larder's /v1: every answer must be one Frankfurter's schemas accept, and none a 5xx.
+FRANKFURTER_V1=../shared/reference/frankfurter/v1-openapi.json
+if [ -f "$FRANKFURTER_V1" ]; then
+    "$schemathesis" run "$FRANKFURTER_V1" --url "http://127.0.0.1:$PORT/v1" \
+        --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+        --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
+else
+    echo "Frankfurter's v1 OpenAPI document: not checked ($FRANKFURTER_V1 is absent)"
+fi
 
 # Prometheus's own linter on the live metrics, after requests that give the request families more
 # routes (every other family has samples from the start: counters at 0, gauges read at scrape time).
