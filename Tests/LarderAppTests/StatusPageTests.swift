@@ -53,7 +53,7 @@ struct StatusPageTests {
             #expect(notModified.body.isEmpty)
             #expect(notModified.header("ETag") == etag)
             #expect(notModified.header("Content-Security-Policy") == first.header("Content-Security-Policy"))
-            let head = try await larder.request("HEAD", "/")
+            let head = try await larder.request("HEAD", "/", headers: [("Accept", "text/html")])
             #expect(head.status == 200 && head.body.isEmpty)
             #expect(head.header("ETag") == etag)
             #expect(head.header("Content-Length") == String(first.body.count))
@@ -151,7 +151,7 @@ struct StatusPageTests {
                 ("/?page=2", "unknown query parameter 'page'"),
             ]
             for (target, message) in refusals {
-                let refused = try await larder.get(target)
+                let refused = try await larder.page(target)
                 #expect(refused.status == 400, "\(target)")
                 #expect(refused.errorCode == "bad_request")
                 #expect(refused.header("Cache-Control") == "no-store")

@@ -18,7 +18,7 @@ struct RatesServingTests {
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("ETag")?.count == 26)
             #expect(response.header("Last-Modified").flatMap(HTTPDate.parse) != nil)
-            #expect(response.header("Cache-Control") == "public, max-age=100")
+            #expect(response.header("Cache-Control") == "public, max-age=100, stale-while-revalidate=100, stale-if-error=2400")
             #expect(response.header("Age") == "0")
             #expect(response.header("Cache-Status") == "Larder; hit; ttl=100")
         }
@@ -157,7 +157,7 @@ struct RatesServingTests {
             #expect(gap.text.contains(#""date":"2026-11-17""#))
             #expect(gap.header("Cache-Control")?.contains("immutable") == true)
             #expect(weekend.text == Self.body, "after the newest day: the newest day, not immutable")
-            #expect(weekend.header("Cache-Control") == "public, max-age=100")
+            #expect(weekend.header("Cache-Control") == "public, max-age=100, stale-while-revalidate=100, stale-if-error=2400")
             #expect(before.status == 404 && before.errorCode == "not_found")
             // 160.00 / 1.0800 = 148.148148…
             #expect(converted.text.contains(#""rates":{"JPY":148.148}"#))
