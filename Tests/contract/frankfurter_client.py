@@ -27,8 +27,9 @@ series = engine.fetch_time_series_data(start_date="2026-11-14", end_date="2026-1
 assert series["start_date"] == "2026-11-16" and series["end_date"] == "2026-11-20", series
 assert len(series["rates"]) == 5, series
 assert list(series["rates"]) == sorted(series["rates"]) and all(set(r) == {"USD"} for r in series["rates"].values())
+# Frankfurter's digits (lib/roundable.rb): 0.84127 / 1.0862 = 0.774507… to 5 decimals, which the
+# client multiplies by the amount itself.
+assert latest["rates"]["GBP"] == 0.77451, latest
 converted = engine.convert_currency(amount=100, base="USD", to="GBP")
-# Frankfurter's digits: 100 × 0.84127 and 100 × 1.0862 rounded by magnitude (84.13, 108.62), then
-# 100 × 84.13 / 108.62 = 77.4535… to 3 decimals (lib/roundable.rb), not 100 × 0.774507… = 77.4507.
-assert converted == 77.454, converted
+assert abs(converted - 77.451) < 1e-9, converted
 print(f"frankfurter client: {len(currencies)} named currencies, latest, a Sunday, a {len(series['rates'])}-day series and a conversion all passed")

@@ -13,7 +13,15 @@ struct StatusPageRoutes: Sendable {
     func register(on router: inout Router) {
         // A plain load (no query) is a lean request; a query takes the usual way to the same handler.
         router.add(.get, "/", reads: ["If-None-Match", "Accept"], .adaptive { request in
-            RootIndex.wantsHTML(request) ? pages.answer(request) : .now(RootIndex.answer.response(for: request))
+            if RootIndex.wantsHTML(request) { return pages.answer(request) }
+            // The page's parameters mean nothing to the index, but one of no valid shape is refused
+            // alike, so a URL is valid or not whoever asks.
+            do throws(HTTPError) {
+                _ = try PageQuery.parse(request.query)
+            } catch {
+                return .now(error.response)
+            }
+            return .now(RootIndex.answer.response(for: request))
         })
     }
 }
