@@ -100,6 +100,7 @@ public struct LarderApplication: Sendable {
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
                 .register(on: &router)
+            V2Routes(cache: rates, provider: "ECB", cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         } else {
             DisabledResourceRoutes.rates.register(on: &router)
         }
