@@ -38,10 +38,11 @@ test: deps lint-docker
 	python3 Tests/tools/check-links.py || { docs=FAILED; status=1; }; \
 	python3 Tests/tools/check-readme-tour.py "$$bin" || { docs=FAILED; status=1; }; \
 	assets=passed; python3 Tests/tools/check-page-assets.py || { assets=FAILED; status=1; }; \
+	generated=passed; python3 Tests/tools/check-generated.py || { generated=FAILED; status=1; }; \
 	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
 	alerts=passed; bash Docker/prometheus/check.sh || { alerts=FAILED; status=1; }; \
 	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
-	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
+	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; generated sources (currency table): $$generated; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
 	exit $$status
 
 ## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift); `make test` fails while a committed table differs
