@@ -50,6 +50,7 @@ ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
 
 python3 Tests/contract/frankfurter_client.py "$PORT"
+bash Tests/contract/frankfurter_v2.sh "$PORT"
 
 # Prometheus's own linter on the live metrics, after requests that give the request families more
 # routes (every other family has samples from the start: counters at 0, gauges read at scrape time).

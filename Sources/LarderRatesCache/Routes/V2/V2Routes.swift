@@ -1,4 +1,5 @@
 public import LarderHTTP
+import LarderRates
 import LarderServing
 
 /// Frankfurter v2's routes under `/v2`, over the stored history: the rates family (`/v2/rates`,
@@ -6,15 +7,16 @@ import LarderServing
 /// for every other path under `/v2`.
 public struct V2Routes: Sendable {
     let cache: RatesCache
-    /// Who publishes the stored rates, as v2 names a provider (`ECB`).
-    let provider: String
     let cors: CORSPolicy
 
-    public init(cache: RatesCache, provider: String, cors: CORSPolicy = .anyOrigin) {
+    public init(cache: RatesCache, cors: CORSPolicy = .anyOrigin) {
         self.cache = cache
-        self.provider = provider
         self.cors = cors
     }
+
+    /// Who publishes the stored rates, as v2 names a provider (`ECB`; `--rates-provider`); nil
+    /// while an `auto` feed has not been read.
+    var provider: RatesProvider? { cache.publisher.provider }
 
     public func register(on router: inout Router) {
         registerRates(on: &router)
