@@ -1,5 +1,7 @@
 import Foundation
+import LarderConfig
 import LarderRates
+@testable import LarderRatesCache
 import LarderTesting
 import Testing
 
@@ -87,7 +89,7 @@ struct V2CatalogTests {
                 larder.get("/v2/currencies"), larder.get("/v2/currencies?scope=all"),
                 larder.get("/v2/currencies?providers=ecb,oxr"), larder.get("/v2/currencies?providers=OXR"),
                 larder.get("/v2/currencies?providers="), larder.get("/v2/currencies/x?scope=all"))
-            let codes = try #require((all.json as? [[String: Any]])?.compactMap { $0["iso_code"] as? String })
+            let codes = try #require(all.list?.compactMap { $0["iso_code"] as? String })
             // Pegged to USD, EUR or GBP: the pegs whose anchor is stored.
             #expect(codes == ["AED", "ANG", "BAM", "BHD", "BMD", "CVE", "EUR", "FKP", "GBP", "GGP", "HRK", "IMP", "JEP",
                               "JOD", "OMR", "QAR", "SAR", "SHP", "TMT", "USD", "XAF", "XOF"])
@@ -105,7 +107,7 @@ struct V2CatalogTests {
         // 2027-01-17 12:00 UTC: the 17th is 31 days back, the 18th 30.
         try await Self.withFeed(now: Date(timeIntervalSince1970: 1_800_187_200)) { larder in
             let active = try await larder.get("/v2/currencies")
-            let codes = (active.json as? [[String: Any]])?.compactMap { $0["iso_code"] as? String }
+            let codes = active.list?.compactMap { $0["iso_code"] as? String }
             #expect(codes?.contains("HRK") == false && codes?.contains("USD") == true && codes?.contains("BMD") == true)
         }
     }
@@ -126,7 +128,7 @@ struct V2CatalogTests {
                 larder.get("/v2/providers"), larder.get("/v2/currency/USD"), larder.get("/v2/currencies?providers=bank"))
             #expect(providers.text == #"[{"key":"BANK","name":"BANK","country_code":null,"rate_type":null,"pivot_currency":"EUR","data_url":null,"terms_url":null,"start_date":"2026-12-16","end_date":"2026-12-18","publish_cadence":null,"publishes_missed":null,"currencies":["EUR","GBP","HRK","USD"]}]"#)
             #expect(usd.json?["providers"] as? [String] == ["BANK"])
-            #expect((mine.json as? [Any])?.count == 4)
+            #expect(mine.list?.count == 4)
         }
     }
 
@@ -156,10 +158,17 @@ struct V2CatalogFixtureTests {
             #expect(providers.text == #"[{"key":"ECB","name":"European Central Bank","country_code":"EU","rate_type":"reference rate","pivot_currency":"EUR","data_url":"https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html","terms_url":"https://www.ecb.europa.eu/services/using-our-site/disclaimer/html/index.en.html","start_date":"2014-03-17","end_date":"2014-06-13","publish_cadence":"daily","publishes_missed":4,"currencies":[\#(list)]}]"#)
             #expect(ltl.text == #"{"iso_code":"LTL","iso_numeric":"440","name":"Lithuanian Litas","symbol":"Lt","start_date":"2014-03-17","end_date":"2014-06-13","providers":["ECB"]}"#)
             #expect(aed.text == #"{"iso_code":"AED","iso_numeric":"784","name":"United Arab Emirates Dirham","symbol":"د.إ","start_date":"2014-03-17","end_date":"2014-06-13","providers":[],"peg":{"base":"USD","rate":3.6725,"authority":"Central Bank of the UAE"}}"#)
-            let listed = (all.json as? [[String: Any]])?.compactMap { $0["iso_code"] as? String } ?? []
+            let listed = all.list?.compactMap { $0["iso_code"] as? String } ?? []
             #expect(listed.count == codes.count + CurrencyPeg.all.count, "every peg's anchor is in the file")
             #expect(listed == listed.sorted())
-            #expect((byProvider.json as? [[String: Any]])?.compactMap { $0["iso_code"] as? String } == codes)
+            #expect(byProvider.list?.compactMap { $0["iso_code"] as? String } == codes)
         }
+    }
+}
+
+extension TestResponse {
+    /// The body as a JSON array of objects; nil when it is not one.
+    var list: [[String: Any]]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]]
     }
 }

@@ -14,6 +14,8 @@ extension V2Routes {
     /// after the rates routes and before the 404/406 fallback.
     func registerMeta(on router: inout Router) {
         router.add(.get, "/v2", cors: cors, .immediate { _ in Self.indexResponse })
+        // `/v2/` has one empty segment after `v2`.
+        router.add(.get, "/v2/*rest", cors: cors, accepts: { _, rest in rest.isEmpty }, .immediate { _ in Self.indexResponse })
         for path in ["/v2/currencies", "/v2/currencies/*rest"] {
             router.add(.get, path, cors: cors, .adaptive { request in
                 catalogAnswer(request, "currencies") { catalog, today in
