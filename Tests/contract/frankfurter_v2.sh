@@ -15,7 +15,7 @@ if [ -f "$DOCUMENT" ]; then
     # negative_data_rejection: Frankfurter itself answers 200 to values its document's enums leave
     # out (`scope=x` lists the active currencies), and Larder answers as Frankfurter does.
     paths=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['paths']))" "$DOCUMENT")
-    "$schemathesis" run "$DOCUMENT" --url "http://127.0.0.1:$PORT/v2" \
+    PYTHONPATH=. SCHEMATHESIS_HOOKS=Tests.contract.v2_hooks "$schemathesis" run "$DOCUMENT" --url "http://127.0.0.1:$PORT/v2" \
         --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
         --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
     echo "Frankfurter's v2 OpenAPI document: all $paths paths conform against Larder"
