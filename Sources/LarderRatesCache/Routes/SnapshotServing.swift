@@ -1,4 +1,5 @@
 import Foundation
+import LarderFreshness
 import LarderHTTP
 import LarderServing
 
