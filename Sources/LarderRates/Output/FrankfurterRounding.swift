@@ -14,8 +14,8 @@ public enum FrankfurterRounding {
             return value.rounded(.toNearestOrAwayFromZero)
         }
         let decimals = value > 80 ? 2 : value > 20 ? 3 : value > 1 ? 4 : value > 0.0001 ? 5 : 6
-        // printf's rounding of the exact binary value, as Ruby's format does; the text then reads back exactly.
-        return Double(String(format: "%.\(decimals)f", value)) ?? value
+        // Ruby's format, which near a tie rounds half to even where printf rounds the exact binary value.
+        return Double(RubyFixedFormat.string(value, decimals: decimals)) ?? value
     }
 
     /// The JSON text of a number as Frankfurter writes it: the shortest digits that read back as the

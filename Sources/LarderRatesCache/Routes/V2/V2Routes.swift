@@ -14,9 +14,9 @@ public struct V2Routes: Sendable {
         self.cors = cors
     }
 
-    /// Who publishes the stored rates, as v2 names a provider (`ECB`; `--rates-provider`); nil
-    /// while an `auto` feed has not been read.
-    var provider: RatesProvider? { cache.publisher.provider }
+    /// The key of who publishes the stored rates, as v2 names a provider (`ECB`; `--rates-provider`);
+    /// empty while an `auto` feed has not been read (nothing is stored then).
+    var provider: String { cache.publisher.provider?.key ?? "" }
 
     public func register(on router: inout Router) {
         registerRates(on: &router)
