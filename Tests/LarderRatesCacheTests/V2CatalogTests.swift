@@ -132,6 +132,12 @@ struct V2CatalogTests {
         }
     }
 
+    @Test func thePegTableReadsWhole() {
+        #expect(CurrencyPeg.all.count == 21 && CurrencyPeg.all.map(\.quote) == CurrencyPeg.all.map(\.quote).sorted())
+        #expect(CurrencyPeg.all.allSatisfy { $0.since != .firstDay && (Double($0.rate) ?? 0) > 0 }, "every date and rate parses")
+        #expect(V2Peg.all.map(\.quote) == CurrencyPeg.all.map(\.quote) && V2Peg.find("XOF")?.rate == 655.957)
+    }
+
     @Test func publicationDaysSkipWeekendsAndTARGETHolidays() {
         func day(_ text: String) -> RateDate { RateDate(text)! }
         #expect(V2Catalog.publicationDays(after: day("2026-12-18"), before: day("2027-01-15")) == 17)
