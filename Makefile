@@ -42,13 +42,14 @@ test: deps lint-docker
 	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
 	alerts=passed; bash Docker/prometheus/check.sh || { alerts=FAILED; status=1; }; \
 	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
-	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; generated sources (currency table): $$generated; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
+	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; generated sources (currency table, dialect OpenAPI documents): $$generated; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
 	exit $$status
 
-## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift); `make test` fails while a committed table differs
+## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (scripts/dialect-openapi.py); `make test` fails while a committed table or document differs
 docs: deps
 	$(SWIFT) build --product larder
 	python3 Tests/tools/settings-tables.py --write "$$($(SWIFT) build --show-bin-path)"
+	python3 scripts/dialect-openapi.py --write
 
 ## lint-docker: hadolint on Docker/Dockerfile (pinned in Tests/requirements.txt, from PyPI when missing); compose/Kubernetes YAML checks
 lint-docker:

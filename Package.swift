@@ -169,6 +169,9 @@ let package = Package(
             resources: [
                 .embedInCode("StatusPage/Resources/page.js"),
                 .embedInCode("StatusPage/Resources/page.css"),
+                // The dialects' OpenAPI documents, generated from openapi.yaml (scripts/dialect-openapi.py).
+                .embedInCode("Dialects/Resources/v1-openapi.json"),
+                .embedInCode("Dialects/Resources/v2-openapi.json"),
             ]
         ),
         // The thin executable: command line, logging bootstrap, signals.

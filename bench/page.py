@@ -75,7 +75,7 @@ def run(port, pids, wrk, connections, rounds):
             driver = open_tab(page) if mode != MODES[0] else None
             if driver:
                 if poll:
-                    driver.execute_script(f"setInterval(() => fetch('/', {{cache: 'no-cache'}}), {int(poll * 1000)})")
+                    driver.execute_script(f"setInterval(() => fetch('/', {{cache: 'no-cache', headers: {{Accept: 'text/html'}}}}), {int(poll * 1000)})")
                 time.sleep(SETTLE)
             before = page_requests(port)
             figures = wrk(f"http://127.0.0.1:{port}/rates", pids)

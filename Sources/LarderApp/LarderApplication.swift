@@ -98,6 +98,7 @@ public struct LarderApplication: Sendable {
         OperationsRoutes(reporter: reporter).register(on: &router)
         StatusPageRoutes(reporter: reporter).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
+        DialectRoutes(cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
                 .register(on: &router)
@@ -112,6 +113,7 @@ public struct LarderApplication: Sendable {
         } else {
             DisabledResourceRoutes.documents.register(on: &router)
         }
+        DialectRoutes.registerFallback(on: &router)
         return router
     }
 

@@ -11,12 +11,22 @@ public struct CacheState: Sendable, Equatable {
     public let now: Date
     /// Why a stale copy is stale (`upstream-unreachable`, …), shown in `Cache-Status`.
     public let staleDetail: String?
+    /// Whole seconds an expired copy goes at most without a revalidation attempt (`Freshness`); 0
+    /// leaves out RFC 5861's `stale-while-revalidate` and `stale-if-error`.
+    public let revalidationSeconds: Int
 
-    public init(fetchedAt: Date, expiresAt: Date, now: Date, staleDetail: String?) {
+    /// How many revalidation intervals a downstream may serve its copy while Larder answers errors
+    /// or cannot be reached (`stale-if-error`): Larder itself keeps serving its copy through any
+    /// number of failed refreshes (SPEC §4.7); a downstream gets a bounded share of that, a day on the
+    /// default one-hour TTL.
+    public static let staleIfErrorIntervals = 24
+
+    public init(fetchedAt: Date, expiresAt: Date, now: Date, staleDetail: String?, revalidationSeconds: Int = 0) {
         self.fetchedAt = fetchedAt
         self.expiresAt = expiresAt
         self.now = now
         self.staleDetail = staleDetail
+        self.revalidationSeconds = max(0, revalidationSeconds)
     }
 
     /// The state of an item at the instant `freshness` was read; `fallback` stands in for a `fetchedAt`
@@ -26,7 +36,8 @@ public struct CacheState: Sendable, Equatable {
         let expiresAt = freshness.expiresAt ?? fallback
         self.init(
             fetchedAt: fetchedAt, expiresAt: expiresAt, now: freshness.now,
-            staleDetail: freshness.now >= expiresAt ? freshness.lastErrorKind ?? "revalidating" : nil)
+            staleDetail: freshness.now >= expiresAt ? freshness.lastErrorKind ?? "revalidating" : nil,
+            revalidationSeconds: WholeSeconds.of(freshness.revalidationInterval.timeInterval, .down))
     }
 
     /// Whole seconds of freshness left: negative once expired (how long ago, rounded away from zero).
@@ -43,13 +54,23 @@ public struct CacheState: Sendable, Equatable {
     /// The second this state is current for: prepared answers are rebuilt when it changes.
     public var second: Int { WholeSeconds.since1970(now) }
 
+    /// `public, max-age=N` (the seconds of freshness left), and RFC 5861's directives sized from the
+    /// revalidation interval R: `stale-while-revalidate=R` (Larder itself tries to revalidate an
+    /// expired copy at least that often, so a downstream serving its copy while it revalidates is
+    /// never staler than Larder's own cycle) and `stale-if-error=24R`.
+    public var cacheControl: String {
+        let maxAge = "public, max-age=\(max(0, ttlLeft))"
+        guard revalidationSeconds > 0 else { return maxAge }
+        return maxAge + ", stale-while-revalidate=\(revalidationSeconds), stale-if-error=\(revalidationSeconds * Self.staleIfErrorIntervals)"
+    }
+
     /// `Cache-Control`, `Expires`, `Age` and `Cache-Status`; `immutable` for a day that can never change.
     public func headers(immutable: Bool = false) -> HTTPHeaders {
         var headers = HTTPHeaders()
         if immutable {
             headers.add("Cache-Control", "public, max-age=31536000, immutable")
         } else {
-            headers.add("Cache-Control", "public, max-age=\(max(0, ttlLeft))")
+            headers.add("Cache-Control", cacheControl)
             // The expiry instant itself (max-age counts down to it), for HTTP/1.0 caches and people;
             // once past, it says so (RFC 9111 §5.3).
             headers.add("Expires", HTTPDate.format(secondsSince1970: WholeSeconds.since1970(expiresAt)))

@@ -128,14 +128,14 @@ struct ScheduleTests {
             })
             let metrics = try await larder.get("/metrics")
 
-            #expect(first.header("Cache-Control") == "public, max-age=255900", "Monday 15:05Z − Friday 16:00Z")
+            #expect(first.header("Cache-Control") == "public, max-age=255900, stale-while-revalidate=100, stale-if-error=2400", "Monday 15:05Z − Friday 16:00Z")
             #expect(first.header("Expires") == "Mon, 23 Nov 2026 15:05:00 GMT")
             #expect(first.header("Cache-Status") == "Larder; hit; ttl=255900")
             let rates = (status.json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
             #expect(rates?["schedule"] as? String == "ecb")
             #expect(rates?["next_publication"] as? String == "2026-11-23T15:05:00Z")
             #expect(rates?["publications_missed"] as? Int == 0)
-            #expect(saturday.header("Cache-Control") == "public, max-age=169500")
+            #expect(saturday.header("Cache-Control") == "public, max-age=169500, stale-while-revalidate=100, stale-if-error=2400")
             #expect(sunday.header("Cache-Status") == "Larder; hit; ttl=83100")
             #expect(weekendRequests == 1, "weekends cost no upstream request")
             #expect(late.header("Cache-Status")?.contains("; detail=") == true, "stale while the publication is late")

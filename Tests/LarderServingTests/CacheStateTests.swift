@@ -26,4 +26,14 @@ struct CacheStateTests {
         #expect(headers["Cache-Status"] == "Larder; hit; ttl=-31; detail=upstream-changed")
         #expect(headers["Age"] == "630")
     }
+
+    /// RFC 5861's directives: R the revalidation interval (the ECB calendar's 10-minute polls here),
+    /// 24 R for errors; an answer that never changes needs neither.
+    @Test func staleDirectivesAreSizedFromTheRevalidationInterval() {
+        let state = CacheState(
+            fetchedAt: Self.expiry - 600, expiresAt: Self.expiry, now: Self.expiry - 42, staleDetail: nil,
+            revalidationSeconds: 600)
+        #expect(state.headers()["Cache-Control"] == "public, max-age=42, stale-while-revalidate=600, stale-if-error=14400")
+        #expect(state.headers(immutable: true)["Cache-Control"] == "public, max-age=31536000, immutable")
+    }
 }

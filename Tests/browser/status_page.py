@@ -210,7 +210,7 @@ def check_with_script(driver, token):
     assert [link.text for link in links] == listed, ([link.text for link in links], listed)
     assert all(link.get_attribute("href") == f"{LARDER}/documents/{link.text}" for link in links)
 
-    _, headers, _ = http("GET", LARDER + "/")
+    _, headers, _ = http("GET", LARDER + "/", headers={"Accept": "text/html"})
     policy = headers.get("Content-Security-Policy", "")
     assert policy.startswith("default-src 'none'; script-src 'sha256-"), policy
     assert headers.get("X-Content-Type-Options") == "nosniff" and headers.get("Access-Control-Allow-Origin") is None

@@ -15,6 +15,10 @@ engine._FrankfurterEngine__base_url = f"127.0.0.1:{port}/v1"
 
 currencies = engine.fetch_currencies()
 assert {"EUR", "USD", "GBP", "JPY"} <= set(currencies), currencies
+# Frankfurter's names (the money gem's ISO 4217 table), every one a name.
+assert currencies["USD"] == "United States Dollar" and currencies["EUR"] == "Euro", currencies
+assert currencies["GBP"] == "British Pound" and currencies["JPY"] == "Japanese Yen", currencies
+assert all(isinstance(name, str) and name and name != code for code, name in currencies.items()), currencies
 latest = engine.fetch_latest_data(base="USD", symbols="GBP,JPY")
 assert latest["base"] == "USD" and set(latest["rates"]) == {"GBP", "JPY"}, latest
 day = engine.fetch_data_for_date(date="2026-11-22")  # a Sunday after the newest day: the Friday
@@ -23,6 +27,9 @@ series = engine.fetch_time_series_data(start_date="2026-11-14", end_date="2026-1
 assert series["start_date"] == "2026-11-16" and series["end_date"] == "2026-11-20", series
 assert len(series["rates"]) == 5, series
 assert list(series["rates"]) == sorted(series["rates"]) and all(set(r) == {"USD"} for r in series["rates"].values())
+# Frankfurter's digits (lib/roundable.rb): 0.84127 / 1.0862 = 0.774507… to 5 decimals, which the
+# client multiplies by the amount itself.
+assert latest["rates"]["GBP"] == 0.77451, latest
 converted = engine.convert_currency(amount=100, base="USD", to="GBP")
-assert abs(converted - 100 * latest["rates"]["GBP"]) < 1e-6 * converted, converted
-print(f"frankfurter client: currencies, latest, a Sunday, a {len(series['rates'])}-day series and a conversion all passed")
+assert abs(converted - 77.451) < 1e-9, converted
+print(f"frankfurter client: {len(currencies)} named currencies, latest, a Sunday, a {len(series['rates'])}-day series and a conversion all passed")

@@ -4,6 +4,8 @@
 - Sources/LarderRates/Model/ISOCurrency+Table.swift against scripts/generate-currencies.py over the money
   gem's table in ../shared/reference/frankfurter (skipped, and said so, when that table is absent: the
   committed file is the repository's copy, the table only its origin).
+- Sources/LarderApp/Dialects/Resources/v1-openapi.json and v2-openapi.json against
+  scripts/dialect-openapi.py over openapi.yaml (`make docs` writes them), each a valid OpenAPI 3.1 document.
 
 Prints one line per file; exits 1 when any differs, with the command that writes it again."""
 import subprocess
@@ -27,6 +29,8 @@ def check(target, command, write_hint):
 
 
 def main():
+    if subprocess.run([sys.executable, str(ROOT / "Tests/tools/python-tools.py")]).returncode != 0:
+        return 1
     ok = True
     currencies = "Sources/LarderRates/Model/ISOCurrency+Table.swift"
     if CURRENCY_TABLE.exists():
@@ -37,7 +41,22 @@ def main():
         )
     else:
         print(f"{currencies}: not checked ({CURRENCY_TABLE} is absent)")
+    for dialect in ("v1", "v2"):
+        target = f"Sources/LarderApp/Dialects/Resources/{dialect}-openapi.json"
+        ok &= check(target, [sys.executable, "scripts/dialect-openapi.py", "--print", dialect], "make docs")
+        ok &= valid_openapi(target)
     return 0 if ok else 1
+
+
+def valid_openapi(target):
+    import json
+    from openapi_spec_validator import validate
+    try:
+        validate(json.loads((ROOT / target).read_text(encoding="utf-8")))
+    except Exception as error:  # the validator raises several kinds; each is a finding here
+        print(f"{target}: not a valid OpenAPI document: {error}", file=sys.stderr)
+        return False
+    return True
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ enum PagePolicy {
         "X-Frame-Options": "DENY",
         // Revalidated on each load (a 304 while nothing changed): never an old status from the cache.
         "Cache-Control": "no-cache",
+        // A program asking for `/` gets Frankfurter's root index instead (`RootIndex`).
+        "Vary": "Accept",
     ]
 
     /// A CSP source for inline text: `sha256-` and the base64 of the digest of its UTF-8 bytes.

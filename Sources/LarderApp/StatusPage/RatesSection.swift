@@ -1,4 +1,4 @@
-import Foundation
+import LarderRates
 import LarderRatesCache
 
 /// The rates part of the page: the base and chart-currency selector (a GET form to `/`, which the
@@ -77,16 +77,15 @@ enum RatesSection {
     }
 }
 
-/// Currency names: the feed's where it gives them, else CLDR's English name from Foundation.
+/// Currency names: the ones `/currencies` answers (`ISOCurrency.displayName`), so the page and the API agree.
 struct CurrencyNames {
     private let view: RatesView
-    private let locale = Locale(identifier: "en")
 
     init(_ view: RatesView) {
         self.view = view
     }
 
     subscript(code: String) -> String? {
-        view.name(of: code) ?? locale.localizedString(forCurrencyCode: code)
+        ISOCurrency.displayName(of: code, feedName: view.name(of: code))
     }
 }

@@ -1,7 +1,8 @@
 import LarderConfig
 import LarderHTTP
 
-/// `GET /` (and `HEAD`): the status page, for a person with a browser (README, "Status page").
+/// `GET /` (and `HEAD`): the status page for a person with a browser (README, "Status page"), and
+/// Frankfurter's root index (`RootIndex`) for a program: chosen by `Accept`, with `Vary: Accept`.
 struct StatusPageRoutes: Sendable {
     let pages: StatusPages
 
@@ -11,6 +12,16 @@ struct StatusPageRoutes: Sendable {
 
     func register(on router: inout Router) {
         // A plain load (no query) is a lean request; a query takes the usual way to the same handler.
-        router.add(.get, "/", reads: ["If-None-Match"], .adaptive { request in pages.answer(request) })
+        router.add(.get, "/", reads: ["If-None-Match", "Accept"], .adaptive { request in
+            if RootIndex.wantsHTML(request) { return pages.answer(request) }
+            // The page's parameters mean nothing to the index, but one of no valid shape is refused
+            // alike, so a URL is valid or not whoever asks.
+            do throws(HTTPError) {
+                _ = try PageQuery.parse(request.query)
+            } catch {
+                return .now(error.response)
+            }
+            return .now(RootIndex.answer.response(for: request))
+        })
     }
 }

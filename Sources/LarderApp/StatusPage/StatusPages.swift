@@ -15,7 +15,7 @@ final class StatusPages: Sendable {
 
     private struct Kept {
         var version: PageVersion?
-        var pages: [PageSelection?: RenderedPage] = [:]
+        var pages: [PageSelection?: FixedAnswer] = [:]
         var bytes = 0
     }
 
@@ -50,12 +50,13 @@ final class StatusPages: Sendable {
     }
 
     /// Renders and keeps the page (a newer version replaces every page kept for an older one).
-    private func render(_ version: PageVersion, _ rates: RatesView?, _ selection: PageSelection?) -> RenderedPage {
+    private func render(_ version: PageVersion, _ rates: RatesView?, _ selection: PageSelection?) -> FixedAnswer {
         let content = PageContent(
             report: reporter.report(), rates: rates.map { view in (view, selection) },
             documents: reporter.documents.map { (try? $0.documentStatuses(limit: DocumentsSection.rowLimit), $0.hasData) },
             adminTokenRequired: adminTokenRequired)
-        let page = RenderedPage(StatusPageDocument.render(content))
+        let page = FixedAnswer(
+            StatusPageDocument.render(content), contentType: "text/html; charset=utf-8", headers: PagePolicy.headers)
         return kept.withLock { kept in
             if kept.version != version {
                 kept = Kept(version: version)
@@ -102,28 +103,5 @@ struct PageVersion: Sendable, Equatable {
         self.documents = documents.map { Refreshing($0.refresher) }
         documentsRevision = documents?.revision
         documentsSync = documents?.syncProgress
-    }
-}
-
-/// One rendered page: the 200 and the 304, prepared once.
-final class RenderedPage: Sendable {
-    let etag: String
-    let ok: PreparedResponse
-    let notModified: PreparedResponse
-    var byteCount: Int { ok.body.count }
-
-    init(_ bytes: [UInt8]) {
-        etag = Representation.etag(for: bytes)
-        var headers = PagePolicy.headers
-        headers.add("ETag", etag)
-        notModified = PreparedResponse(status: .notModified, headers: headers, body: SharedBytes([]))
-        headers.add("Content-Type", "text/html; charset=utf-8")
-        ok = PreparedResponse(status: .ok, headers: headers, body: SharedBytes(bytes))
-    }
-
-    /// 304 when the client's `If-None-Match` names this page.
-    func response(for request: Request) -> Response {
-        let current = ConditionalRequest.isNotModified(request.headers, etag: etag, lastModified: nil)
-        return Response(prepared: current ? notModified : ok)
     }
 }

@@ -26,7 +26,7 @@ extension FuzzTarget {
     /// may be any instant as data; `Last-Modified` never after now); errors have the error shape;
     /// the status page is balanced HTML of its own elements.
     static let documentsPipeline = FuzzTarget("documents-pipeline") { input throws(PropertyViolation) in
-        let scene = Pipeline.Scene(input, lines: 5, requests: ["/documents", "/documents/a.txt", "/"])
+        let scene = Pipeline.Scene(input, lines: 5, requests: ["/documents", "/documents/a.txt", "/#html"])
         let format = scene.words.first.flatMap(DocumentsFormat.init(rawValue:)) ?? .auto
         var files: [String: [UInt8]] = [:]
         for pair in scene.rest[0].split(separator: " ").prefix(16) {

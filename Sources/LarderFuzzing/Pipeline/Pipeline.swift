@@ -96,8 +96,8 @@ enum Pipeline {
         return try body(path)
     }
 
-    /// One request of the third line: `path?query`, with `#gzip`, `#range=SPEC`, `#ims=HTTP-DATE` or
-    /// `#inm=ETAG` for a request header (percent-encoded). Nil for a target the server would refuse
+    /// One request of the third line: `path?query`, with `#gzip`, `#html` (a browser's `Accept`),
+    /// `#range=SPEC`, `#ims=HTTP-DATE` or `#inm=ETAG` for a request header (percent-encoded). Nil for a target the server would refuse
     /// before routing.
     static func request(_ target: Substring) -> Request? {
         let pieces = target.split(separator: "#", omittingEmptySubsequences: false)
@@ -108,6 +108,7 @@ enum Pipeline {
             let value = named.count > 1 ? PercentDecoding.decode(named[1], plusIsSpace: false) ?? "" : ""
             switch named[0] {
             case "gzip": headers.add("Accept-Encoding", "gzip")
+            case "html": headers.add("Accept", "text/html")
             case "range": headers.add("Range", value)
             case "ims": headers.add("If-Modified-Since", value)
             case "inm": headers.add("If-None-Match", value)

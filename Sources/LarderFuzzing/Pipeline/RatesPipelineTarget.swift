@@ -28,7 +28,7 @@ extension FuzzTarget {
     /// page's HTML balanced, of the page's own elements only. The calendar's next publication comes
     /// after the newest stored day, and every instant the schedule gives is finite.
     static let ratesPipeline = FuzzTarget("rates-pipeline") { input throws(PropertyViolation) in
-        let scene = Pipeline.Scene(input, lines: 4, requests: ["/rates", "/latest?base=USD", "/rates/2000-01-01..", "/"])
+        let scene = Pipeline.Scene(input, lines: 4, requests: ["/rates", "/latest?base=USD", "/rates/2000-01-01..", "/#html"])
         let format = scene.words.first.flatMap(RatesFormat.init(rawValue:)) ?? .auto
         let schedule = scene.words.count > 1 ? RatesSchedule(rawValue: scene.words[1]) ?? .auto : .auto
         let payloads = Pipeline.bodies(scene.rest[0], 2)
@@ -97,6 +97,8 @@ struct RatesScene {
     /// A path the rates routes answer (not `/status`, `/health` and the like).
     static func isRatesRoute(_ segments: [String]) -> Bool {
         guard let first = segments.first else { return false }
+        // `/v1` itself and `/v1/openapi.json` are indexes, not rates.
+        if first == "v1", segments.count < 2 || segments[1] == "openapi.json" { return false }
         return ["rates", "latest", "current", "v1", "currencies"].contains(first)
             || (segments.count == 1 && DateSelection.looksLikeSelection(first))
     }
@@ -125,10 +127,9 @@ struct RatesScene {
         if request.segments.last == "currencies" {
             for (code, name) in members {
                 try expect(CurrencyRate.isValidCode(code), "\(what): currency \(code.debugDescription)")
-                // The feed's name, or null where it has none (README, the rates routes).
-                switch name {
-                case .string, .null: continue
-                default: throw PropertyViolation(message: "\(what): \(code) is named by \(name.kind)")
+                // Always a name, as Frankfurter's schema asks: the table's, the feed's, or the code.
+                guard case .string(let text) = name, !text.isEmpty else {
+                    throw PropertyViolation(message: "\(what): \(code) is named by \(name.kind)")
                 }
             }
             return

@@ -5,7 +5,12 @@ import LarderFormats
 public enum RatesJSON {
     /// `{"amount":1,"base":"EUR","date":"…","rates":{"AUD":1.6,…}}` and a newline.
     public static func rates(amount: Decimal?, base: String, date: RateDate, lines: [CrossRates.Line]) -> [UInt8] {
-        let head = "{\"amount\":\(amount.map(CrossRates.format) ?? "1"),\"base\":\"\(base)\",\"date\":\"\(date)\",\"rates\":"
+        rates(amountText: amount.map(CrossRates.format), base: base, date: date, lines: lines)
+    }
+
+    /// The same with the amount's JSON text given (nil: 1), as the Frankfurter dialect writes it.
+    public static func rates(amountText: String?, base: String, date: RateDate, lines: [CrossRates.Line]) -> [UInt8] {
+        let head = "{\"amount\":\(amountText ?? "1"),\"base\":\"\(base)\",\"date\":\"\(date)\",\"rates\":"
         return Array(head.utf8) + object(lines: lines) + Array("}\n".utf8)
     }
 
@@ -14,9 +19,16 @@ public enum RatesJSON {
     public static func series(
         amount: Decimal?, base: String, start: RateDate, end: RateDate, days: [(RateDate, ArraySlice<UInt8>)]
     ) -> [UInt8] {
+        series(amountText: amount.map(CrossRates.format), base: base, start: start, end: end, days: days)
+    }
+
+    /// The same with the amount's JSON text given (nil: 1), as the Frankfurter dialect writes it.
+    public static func series(
+        amountText: String?, base: String, start: RateDate, end: RateDate, days: [(RateDate, ArraySlice<UInt8>)]
+    ) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(96 + days.reduce(0) { $0 + $1.1.count + 16 })
-        out += Array("{\"amount\":\(amount.map(CrossRates.format) ?? "1"),\"base\":\"\(base)\",".utf8)
+        out += Array("{\"amount\":\(amountText ?? "1"),\"base\":\"\(base)\",".utf8)
         out += Array("\"start_date\":\"\(start)\",\"end_date\":\"\(end)\",\"rates\":{".utf8)
         for (index, (date, object)) in days.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -44,15 +56,15 @@ public enum RatesJSON {
         rates(amount: nil, base: set.base, date: set.date, lines: set.rates.map { ($0.code, $0.value.text) })
     }
 
-    /// `{"AUD":"Australian dollar","EUR":null,…}`: every code of the set and its base, with the
-    /// feed's name or null where the feed has none.
+    /// `{"AUD":"Australian Dollar","EUR":"Euro",…}`: every code of the set and its base with its name
+    /// (`ISOCurrency.displayName`), as Frankfurter v1 answers `/currencies`.
     public static func currencies(for set: RateSet) -> [UInt8] {
-        var names: [String: String?] = [set.base: nil]
-        for rate in set.rates { names[rate.code] = rate.name }
+        var names: [String: String] = [set.base: ISOCurrency.displayName(of: set.base, feedName: nil)]
+        for rate in set.rates { names[rate.code] = ISOCurrency.displayName(of: rate.code, feedName: rate.name) }
         var out = "{"
         for (index, code) in names.keys.sorted().enumerated() {
             if index > 0 { out += "," }
-            out += "\"\(code)\":" + (names[code]!.map(quoted) ?? "null")
+            out += "\"\(code)\":" + quoted(names[code]!)
         }
         out += "}\n"
         return Array(out.utf8)

@@ -80,18 +80,18 @@ public struct RatesQuery: Sendable, Hashable {
     }
 }
 
-/// A rates query Larder cannot answer. Each case maps to a status by the route's dialect: Larder's
-/// own routes and Frankfurter's differ only in the status (README, openapi.yaml).
+/// A `/rates` query Larder cannot answer; each case has its status on Larder's own routes
+/// (docs/rates.md). Frankfurter's routes read their queries as Frankfurter does (`FrankfurterV1Query`).
 public enum RatesQueryError: Error, Sendable, Equatable {
     /// Bad syntax or an unknown parameter (400).
     case badRequest(String)
     /// Well-formed but unanswerable (422), such as `base` equal to the only symbol, or a zero amount.
     case unprocessable(String)
-    /// A currency the stored data does not have (Larder 422, Frankfurter 404).
+    /// A currency the stored data does not have (422).
     case unknownCurrency(String)
-    /// An amount that is not a number (Larder 400, Frankfurter 422).
+    /// An amount that is not a number (400).
     case invalidAmount(String)
-    /// A date-shaped path that names no real day, or a range ending before it starts (Larder 400, Frankfurter 422).
+    /// A date-shaped path that names no real day, or a range ending before it starts (400).
     case invalidDate(String)
 
     public var message: String {

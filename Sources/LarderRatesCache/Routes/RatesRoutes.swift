@@ -5,10 +5,10 @@ import LarderRates
 import LarderServing
 import Logging
 
-/// The rates routes (SPEC §3): Larder's own `/rates`, `/rates/{date}`, `/rates/{start}..{end}`,
-/// `/currencies` and `POST /rates/refresh`, and Frankfurter v1's `/latest` (`/current`), `/{date}`,
-/// `/{start}..{end}`, `/{start}..` and `/currencies`, each also under `/v1` — one handler per kind
-/// of answer, so every path of a kind serves the same bytes.
+/// The rates routes (SPEC §3): Larder's own `/rates`, `/rates/{date}`, `/rates/{start}..{end}` and
+/// `POST /rates/refresh`, with Larder's conversion and errors; and Frankfurter v1's `/latest`
+/// (`/current`), `/{date}`, `/{start}..{end}`, `/{start}..` and `/currencies`, each also under `/v1`,
+/// with Frankfurter's (`RatesRoutes+FrankfurterV1.swift`). Unconverted answers are the same bytes on both.
 public struct RatesRoutes: Sendable {
     let cache: RatesCache
     let adminToken: BearerToken?
@@ -25,19 +25,20 @@ public struct RatesRoutes: Sendable {
         router.add(.post, "/rates/refresh", .suspending { request in
             await refresh(request)
         })
-        for (path, dialect) in [("/rates", RatesDialect.larder), ("/latest", .frankfurter), ("/current", .frankfurter),
-                                ("/v1/latest", .frankfurter), ("/v1/current", .frankfurter)] {
-            // Cross rates (`?base=…&symbols=…`) read the same headers: lean with their query too.
+        // Cross rates (`?base=…&symbols=…`) read the same headers: lean with their query too.
+        router.add(.get, "/rates", reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
+            if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state)) }
+            return whenFetched { snapshot, state in latest(request, snapshot, state) }
+        })
+        for path in ["/latest", "/current", "/v1/latest", "/v1/current"] {
             router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
-                if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state, dialect)) }
-                return whenFetched { snapshot, state in latest(request, snapshot, state, dialect) }
+                if let (snapshot, state) = cached() { return .now(v1Latest(request, snapshot, state)) }
+                return whenFetched { snapshot, state in v1Latest(request, snapshot, state) }
             })
         }
-        for (path, dialect) in [("/currencies", RatesDialect.frankfurter), ("/v1/currencies", .frankfurter)] {
-            router.add(.get, path, reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
-                if let name = request.query.names.first {
-                    return .now(dialect.error(.badRequest("/currencies takes no query parameters (got '\(name)')")).response)
-                }
+        for path in ["/currencies", "/v1/currencies"] {
+            // Frankfurter ignores any query here, and so does Larder: the names of the newest day.
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
                 if let (snapshot, state) = cached() { return .now(snapshot.currencies.response(for: request, state: state)) }
                 return whenFetched { snapshot, state in snapshot.currencies.response(for: request, state: state) }
             })
@@ -46,28 +47,32 @@ public struct RatesRoutes: Sendable {
         // and `/rates/{anything else}` falls to the last route, Larder's 400, which no page needs
         // to read (so it has no preflight either).
         let dateShaped: Router.ParameterRule = { _, value in DateSelection.looksLikeSelection(value) }
-        let dated: [(String, RatesDialect, Router.ParameterRule?, CORSPolicy)] = [
-            ("/rates/:date", .larder, dateShaped, cors), ("/:date", .frankfurter, dateShaped, cors),
-            ("/v1/:date", .frankfurter, dateShaped, cors), ("/rates/:date", .larder, nil, .none),
-        ]
-        for (path, dialect, accepts, cors) in dated {
+        for (path, accepts, cors) in [("/rates/:date", dateShaped, cors), ("/rates/:date", nil, CORSPolicy.none)] {
             router.add(.get, path, cors: cors, accepts: accepts, .adaptive { request in
-                if let (snapshot, state) = cached() { return .now(selected(request, snapshot, state, dialect)) }
-                return whenFetched { snapshot, state in selected(request, snapshot, state, dialect) }
+                if let (snapshot, state) = cached() { return .now(selected(request, snapshot, state)) }
+                return whenFetched { snapshot, state in selected(request, snapshot, state) }
+            })
+        }
+        for path in ["/:date", "/v1/:date"] {
+            router.add(.get, path, cors: cors, accepts: dateShaped, .adaptive { request in
+                if let (snapshot, state) = cached() { return .now(v1Selected(request, snapshot, state)) }
+                return whenFetched { snapshot, state in v1Selected(request, snapshot, state) }
             })
         }
     }
 
-    private func cached() -> (RatesSnapshot, CacheState)? { serving.cached() }
+    /// The cached data and its state (`SnapshotServing.cached`).
+    func cached() -> (RatesSnapshot, CacheState)? { serving.cached() }
 
-    private func whenFetched(_ answer: @escaping @Sendable (RatesSnapshot, CacheState) -> Response) -> Handler.Answer {
+    /// With nothing cached: the answer after the first fetch (`SnapshotServing.whenFetched`).
+    func whenFetched(_ answer: @escaping @Sendable (RatesSnapshot, CacheState) -> Response) -> Handler.Answer {
         serving.whenFetched(answer)
     }
 
     private var serving: SnapshotServing { SnapshotServing(cache: cache) }
 
     /// The newest day, as published or converted.
-    private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, _ dialect: RatesDialect) -> Response {
+    private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
         if request.query.isEmpty {
             return snapshot.latest.response(for: request, state: state)
         }
@@ -80,7 +85,7 @@ public struct RatesRoutes: Sendable {
             let query = try RatesQuery.parse(Array(request.query))
             return try latest(request, snapshot, state, query: query, key: key)
         } catch {
-            return dialect.error(error).response
+            return error.httpError.response
         }
     }
 
@@ -99,7 +104,7 @@ public struct RatesRoutes: Sendable {
     }
 
     /// `/{date}`, `/{start}..{end}` and `/{start}..` under any prefix.
-    private func selected(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, _ dialect: RatesDialect) -> Response {
+    private func selected(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
         // Within one snapshot the path's date part and the query decide the answer: one asked
         // before needs no parsing again (only valid ones are kept).
         let queryKey = RatesSnapshot.queryKey(request.query)
@@ -117,7 +122,7 @@ public struct RatesRoutes: Sendable {
                 return try series(start, end, request, snapshot, state, query: query, key: key)
             }
         } catch {
-            return dialect.error(error).response
+            return error.httpError.response
         }
     }
 
@@ -165,7 +170,7 @@ public struct RatesRoutes: Sendable {
         return prepared.response(for: request, state: state)
     }
 
-    private func unreadable(_ date: RateDate) -> Response {
+    func unreadable(_ date: RateDate) -> Response {
         cache.logger.error("rates: the stored day \(date) no longer reads as rates")
         return HTTPError(.internalServerError, code: "store_error", message: "the stored rates of \(date) cannot be read")
             .response

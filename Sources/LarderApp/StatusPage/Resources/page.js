@@ -70,7 +70,8 @@
     const timeout = setTimeout(() => controller.abort(), LOAD_TIMEOUT_MS);
     try {
       // no-cache: the browser revalidates with If-None-Match, and Larder answers 304 while nothing changed.
-      const response = await fetch(url, { cache: "no-cache", signal: controller.signal });
+      // The page, not the root index JSON a program gets from the same URL (Vary: Accept).
+      const response = await fetch(url, { cache: "no-cache", headers: { Accept: "text/html" }, signal: controller.signal });
       learnClock(response);
       if (!response.ok) throw new Error(await reason(response));
       return { etag: response.headers.get("ETag"), html: await response.text() };
