@@ -106,6 +106,7 @@ let package = Package(
             name: "LarderRatesCache",
             dependencies: [
                 "LarderRates",
+                "LarderFormats",
                 "LarderHTTP",
                 "LarderConfig",
                 "LarderStore",

@@ -28,6 +28,7 @@ BENCH_THREADS (Larder's and the ceiling's threads, default 1: Larder's default).
 import asyncio
 import datetime
 import hashlib
+import http.client
 import json
 import math
 import os
@@ -70,6 +71,9 @@ UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
 HISTORY_RANGE = "/1999-01-04.."
+# Frankfurter v2's forms of the same: one year as CSV, the whole history as NDJSON (streamed).
+V2_YEAR_CSV = "/v2/rates.csv?from=2025-11-20&to=2026-11-20"
+V2_HISTORY = "/v2/rates?from=1999-01-04"
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
 ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror"}
@@ -381,9 +385,9 @@ def run(processes):
     static = os.path.join(WORK, "static")
     os.makedirs(static)
     paths = {"rates": "/rates", "cross": f"/rates?{CROSS_QUERY}", "list": "/documents", "big": f"/documents/{BIG_NAME}",
-             "year": YEAR_RANGE, "history": HISTORY_RANGE}
+             "year": YEAR_RANGE, "history": HISTORY_RANGE, "v2year": V2_YEAR_CSV}
     files = {"rates": "rates.json", "cross": "cross.json", "list": "documents.json", "big": BIG_NAME,
-             "year": "year.json", "history": "history.json"}
+             "year": "year.json", "history": "history.json", "v2year": "v2year.csv"}
     sizes, fields = {}, {}
     for key, path in paths.items():
         status, body, headers = request("GET", url("larder", path))
@@ -424,12 +428,13 @@ def run(processes):
              for target in TARGETS}
     # (title, body, extra headers, targets). Frankfurter's names of the newest day run inside the
     # `/rates` rounds, as targets of their own, so their ratio to `/rates` is free of the machine's drift.
-    aliases = {"larder /latest": "/latest", "larder /v1/latest": "/v1/latest"}
+    aliases = {"larder /latest": "/latest", "larder /v1/latest": "/v1/latest", "larder /v2/rates": "/v2/rates"}
     scenarios = [
         ("GET /rates", "rates", (), TARGETS + list(aliases)),
         (f"GET /rates?{CROSS_QUERY}", "cross", (), TARGETS),
         (f"GET {YEAR_RANGE} (one year)", "year", (), TARGETS),
         (f"GET {HISTORY_RANGE} (the whole history)", "history", (), TARGETS),
+        (f"GET {V2_YEAR_CSV} (one year)", "v2year", (), TARGETS),
         ("GET /documents (the list)", "list", (), TARGETS),
         (f"GET /documents/{BIG_NAME} (1 MiB)", "big", (), TARGETS),
         ("GET /rates, 304 (If-None-Match)", "rates", "etag", TARGETS),
@@ -458,6 +463,7 @@ def run(processes):
                       f"  p99 {figures['p99']:.2f} ms  rss {figures['rss'] / 1024:.1f} MiB", flush=True)
     larder_rss_end = rss_kib([larder.pid])
     larder_rss_split = rss_split(larder.pid)
+    ndjson_lines, ndjson_checks = ndjson_memory(larder.pid)
 
     idle_lines = run_idle(processes, static, nginx.pid, {"idle", "churn"})
     idle_lines += page.run(PORTS["larder"], [larder.pid], lambda address, pids: wrk(address, sample=pids), CONNECTIONS,
@@ -501,7 +507,8 @@ def run(processes):
 
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), larder_rss_end,
            larder_rss_split, (history_days, history_bytes),
-           idle_lines + gzip_lines + mirror_lines + [""] + instruction_lines, mirror_checks + instruction_checks)
+           ndjson_lines + idle_lines + gzip_lines + mirror_lines + [""] + instruction_lines,
+           ndjson_checks + mirror_checks + instruction_checks)
 
 
 def run_idle(processes, static, nginx_pid, scenarios):
@@ -632,6 +639,43 @@ def target_rows(checks):
     return lines, failed
 
 
+def ndjson_memory(pid, rounds=3):
+    """The whole history as NDJSON, streamed: Larder's resident memory sampled while a client reads it
+    slowly, against the body's size (flat: the growth is a small fraction of the body, whatever its size)."""
+    import threading
+    lines, growths, size = [], [], 0
+    for _ in range(rounds):
+        before = rss_kib([pid])
+        peak = [before]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peak[0] = max(peak[0], rss_kib([pid]))
+                time.sleep(0.01)
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        connection = http.client.HTTPConnection("127.0.0.1", PORTS["larder"], timeout=120)
+        connection.request("GET", V2_HISTORY, headers={"Accept": "application/x-ndjson"})
+        response = connection.getresponse()
+        size = 0
+        while True:
+            piece = response.read(65536)
+            if not piece:
+                break
+            size += len(piece)
+            time.sleep(0.0005)  # a client slower than the server: the body must not pile up in Larder
+        connection.close()
+        done.set()
+        sampler.join()
+        growths.append(peak[0] - before)
+    growth = max(growths)
+    lines += [f"- The whole history as NDJSON (`{V2_HISTORY}`, `Accept: application/x-ndjson`), streamed to a slow "
+              f"reader {rounds} times: {size / 2**20:.1f} MiB each; Larder's resident memory grew by at most "
+              f"{growth / 1024:.1f} MiB ({growth * 1024 / max(size, 1):.2f} × the body).", ""]
+    return lines, [("whole-history NDJSON: memory growth ≤ 0.25 × the body (flat)", growth * 1024 / max(size, 1), -0.25)]
+
+
 def median(results, key):
     return statistics.median(figures[key] for figures in results)
 
@@ -651,7 +695,7 @@ def report(results, sizes, resync, stampede_figures, larder_rss_end, larder_rss_
     for title in titles:
         reference = median(results[(title, "nginx static")], "rate")
         ceiling = median(results[(title, "ceiling")], "rate")
-        for target in TARGETS + ["larder /latest", "larder /v1/latest"]:
+        for target in TARGETS + ["larder /latest", "larder /v1/latest", "larder /v2/rates"]:
             runs = results.get((title, target))
             if not runs:
                 continue
@@ -689,6 +733,8 @@ def report(results, sizes, resync, stampede_figures, larder_rss_end, larder_rss_
         ("1 MiB document bytes/s ≥ 0.9 × nginx static", ratio(big_title, "larder", "nginx static"), 0.9),
         ("GET /latest ≥ 0.95 × GET /rates", ratio(rates_title, "larder /latest", "larder"), 0.95),
         ("GET /v1/latest ≥ 0.95 × GET /rates", ratio(rates_title, "larder /v1/latest", "larder"), 0.95),
+        ("GET /v2/rates ≥ 0.9 × GET /rates", ratio(rates_title, "larder /v2/rates", "larder"), 0.9),
+        ("one-year /v2/rates.csv ≥ 1.2 × nginx static", ratio(f"GET {V2_YEAR_CSV} (one year)", "larder", "nginx static"), 1.2),
         ("one-year series ≥ 1.0 × nginx static", ratio(year_title, "larder", "nginx static"), 1.0),
         ("cold stampede: exactly 1 upstream request", upstream_count, "=1"),
         ("re-sync: 1 index request answered 304, 0 bodies",

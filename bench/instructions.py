@@ -43,7 +43,8 @@ DOCUMENTS = 1000
 TARGETS = ["larder", "ceiling", "nginx"]
 # The peers' file of each scenario (its extension gives nginx the content type Larder sends).
 FILES = {"rates": "rates.json", "cross": "cross.json", "year": "year.json", "v1latest": "v1latest.json",
-         "big": "big.bin", "list": "documents.json", "304": "rates.json"}
+         "big": "big.bin", "list": "documents.json", "304": "rates.json", "v2latest": "v2latest.json",
+         "v2year": "v2year.csv"}
 
 
 def scenarios(tools):
@@ -53,6 +54,8 @@ def scenarios(tools):
         ("cross", f"GET /rates?{tools.CROSS_QUERY}", f"/rates?{tools.CROSS_QUERY}", None),
         ("year", f"GET {tools.YEAR_RANGE} (one year)", tools.YEAR_RANGE, None),
         ("v1latest", "GET /v1/latest", "/v1/latest", None),
+        ("v2latest", "GET /v2/rates", "/v2/rates", None),
+        ("v2year", f"GET {tools.V2_YEAR_CSV} (one year)", tools.V2_YEAR_CSV, None),
         ("big", f"GET /documents/{tools.BIG_NAME} (1 MiB)", f"/documents/{tools.BIG_NAME}", None),
         ("list", f"GET /documents (the list of {DOCUMENTS + 1})", "/documents", None),
         ("304", "GET /rates, 304 (If-None-Match)", "/rates", "etag"),
@@ -350,6 +353,8 @@ def run(bin_path, keep=None):
         ("instructions per GET /rates ≤ 1.1 × ceiling", counts[("larder", "rates")] / counts[("ceiling", "rates")], -1.1),
         ("instructions per cross-rates request ≤ 1.3 × ceiling",
          counts[("larder", "cross")] / counts[("ceiling", "cross")], -1.3),
+        ("instructions per GET /v2/rates ≤ 1.1 × GET /rates",
+         counts[("larder", "v2latest")] / counts[("larder", "rates")], -1.1),
     ]
     return lines, checks
 

@@ -59,7 +59,8 @@ public struct LarderApplication: Sendable {
         if let upstream = configuration.rates, let store {
             let settings = RatesCache.Settings(
                 upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
-                pollInterval: configuration.ratesPollInterval, maxBytes: configuration.ratesMaxBytes)
+                pollInterval: configuration.ratesPollInterval, maxBytes: configuration.ratesMaxBytes,
+                provider: configuration.ratesProvider)
             rates = try RatesCache(settings, store: store, client: client, clock: clock, events: metrics, logger: logger)
         } else {
             rates = nil
@@ -101,6 +102,7 @@ public struct LarderApplication: Sendable {
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
                 .register(on: &router)
+            V2Routes(cache: rates, cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         } else {
             DisabledResourceRoutes.rates.register(on: &router)
         }

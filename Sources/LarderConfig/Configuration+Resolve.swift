@@ -36,6 +36,13 @@ extension Configuration {
         try resolver.apply(.ratesSchedule, to: &configuration.ratesSchedule) {
             try choice($0, RatesSchedule.allCases.map { ($0.rawValue, $0) })
         }
+        var ratesProvider: String?
+        try resolver.apply(.ratesProvider, to: &ratesProvider) { raw throws(Problem) in
+            let key = raw.uppercased()
+            guard RatesProvider.isValidKey(key) else { throw Problem("is not a provider key (1-16 letters, digits or _)") }
+            return key
+        }
+        configuration.ratesProvider = ratesProvider
         try resolver.apply(.ratesPollInterval, to: &configuration.ratesPollInterval) { try duration($0, atMost: .seconds(86400)) }
         try resolver.apply(.ratesMaxBytes, to: &configuration.ratesMaxBytes) { try byteCount($0) }
         try resolver.apply(.documentsIndexMaxBytes, to: &configuration.documentsIndexMaxBytes) { try byteCount($0) }

@@ -13,6 +13,8 @@ public struct Configuration: Sendable, Equatable {
     public var ratesTTL: Duration = .seconds(3600)
     /// When the rates go stale: a TTL, or the ECB's publication calendar (SPEC §4.10).
     public var ratesSchedule: RatesSchedule = .auto
+    /// Who publishes the rates, as Frankfurter v2 names providers; nil: the feed format's key (`ECB`, `OXR`, `PIPE`).
+    public var ratesProvider: String?
     /// Under a publication calendar, how often a late publication is polled for.
     public var ratesPollInterval: Duration = .seconds(600)
     /// The largest rates body taken from the upstream, counted after decompression (SPEC §6).

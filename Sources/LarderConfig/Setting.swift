@@ -18,6 +18,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case maxConnections = "max-connections"
     case maxConnectionsPerIP = "max-connections-per-ip"
     case ratesSchedule = "rates-schedule"
+    case ratesProvider = "rates-provider"
     case ratesPollInterval = "rates-poll-interval"
     case ratesCORS = "rates-cors"
     case documentsCORS = "documents-cors"

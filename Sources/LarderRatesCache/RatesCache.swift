@@ -20,16 +20,19 @@ public final class RatesCache: Sendable {
         public var schedule: RatesSchedule
         public var pollInterval: Duration
         public var maxBytes: Int
+        /// `--rates-provider`; nil: the feed format's key.
+        public var provider: String?
 
         public init(
             upstream: UpstreamResource<RatesFormat>, ttl: Duration, schedule: RatesSchedule = .auto,
-            pollInterval: Duration = .seconds(600), maxBytes: Int = 32 * 1024 * 1024
+            pollInterval: Duration = .seconds(600), maxBytes: Int = 32 * 1024 * 1024, provider: String? = nil
         ) {
             self.upstream = upstream
             self.ttl = ttl
             self.schedule = schedule
             self.pollInterval = pollInterval
             self.maxBytes = maxBytes
+            self.provider = provider
         }
     }
 
@@ -40,6 +43,10 @@ public final class RatesCache: Sendable {
     /// Set when the ECB calendar may decide freshness (`ecb`, or `auto`); nil under a plain TTL.
     let calendar: ECBSchedule?
     private let snapshot: Published<RatesSnapshot>
+    /// Who publishes the rates (`/v2/providers`): `--rates-provider`, else the key of the feed's format as last read.
+    let publisher: RatesPublisher
+    /// Every currency's first and last stored day, read once per snapshot for the v2 metadata routes.
+    let coverage = CoverageMemo()
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9).
@@ -79,6 +86,8 @@ public final class RatesCache: Sendable {
                 ttl: settings.ttl, events: events)
         }
         self.calendar = calendar
+        let publisher = RatesPublisher(configured: settings.provider, format: format)
+        self.publisher = publisher
         let followsFormat = settings.schedule == .auto
         let sync = RatesSync(
             upstream: settings.upstream, store: store, client: client, maxBytes: settings.maxBytes,
@@ -100,6 +109,7 @@ public final class RatesCache: Sendable {
                 applied.written = []
                 if large { MemoryTrim.releaseFreedMemory() }
             }
+            if let format = applied.format { publisher.read(format) }
             calendar?.observe(
                 latest: published.current?.set.date,
                 isECB: followsFormat ? applied.format.map { $0 == .ecb } : nil)

@@ -19,6 +19,8 @@ final class RatesSnapshot: Sendable {
     let currencies: PreparedAnswer
     let storedAt: Date
     let answers = AnswerCache()
+    /// What Frankfurter v2's routes derive from this snapshot, built on first use.
+    let v2: V2SnapshotState
     /// Unique to this snapshot in the process: what a reader keeps to tell a later snapshot from
     /// this one without keeping this one (and its answers) alive.
     let generation = snapshotGenerations.add(1, ordering: .relaxed).newValue
@@ -27,6 +29,7 @@ final class RatesSnapshot: Sendable {
         self.set = set
         self.storedAt = storedAt
         self.history = history
+        v2 = V2SnapshotState(history, provider: "ECB")
         latest = PreparedAnswer(Representation(bytes: RatesJSON.rates(for: set), lastModified: storedAt))
         currencies = PreparedAnswer(Representation(bytes: RatesJSON.currencies(for: set), lastModified: storedAt))
     }

@@ -18,12 +18,15 @@ public final class PreparedAnswer: Sendable {
     public let representation: Representation
     /// A past day or range that never changes again: `Cache-Control: …, immutable` (SPEC §3).
     public let immutable: Bool
+    /// Request fields besides `Accept-Encoding` that choose this representation (`Accept` for `/v2/rates`), sent as `Vary`.
+    public let vary: String?
     private let identity = Mutex<Built?>(nil)
     private let gzip = Mutex<Built?>(nil)
 
-    public init(_ representation: Representation, immutable: Bool = false) {
+    public init(_ representation: Representation, immutable: Bool = false, vary: String? = nil) {
         self.representation = representation
         self.immutable = immutable
+        self.vary = vary
     }
 
     /// The 200 or 304 in the encoding the request prefers. A body of 1 KiB or less has identity
@@ -64,6 +67,7 @@ public final class PreparedAnswer: Sendable {
     /// §15.4.5); `Content-Encoding`, like `Content-Type`, goes on the 200 only.
     private func build(_ state: CacheState, etag: String, body: SharedBytes, gzip: Bool) -> Built {
         var headers = CachedAnswer.validators(representation, state, immutable: immutable, etag: etag)
+        if let vary { headers.add("Vary", vary) }
         if representation.gzip != nil { headers.add("Vary", AcceptEncoding.header) }
         let notModified = PreparedResponse(status: .notModified, headers: headers, body: SharedBytes([]))
         headers.add("Content-Type", representation.contentType)

@@ -24,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
     var ratesTTL: String?
     @Option(name: .customLong("rates-schedule"), help: "auto, ecb or ttl: when rates go stale (default auto: the ECB's publication calendar for an ECB feed, else the TTL).")
     var ratesSchedule: String?
+    @Option(name: .customLong("rates-provider"), help: "Who publishes the rates, as /v2/providers names it (default: ECB for an ECB feed, OXR for json, PIPE for pipe).")
+    var ratesProvider: String?
     @Option(name: .customLong("rates-poll-interval"), help: "Under the ECB calendar, how often a late publication is polled for (default 10m).")
     var ratesPollInterval: String?
     @Option(name: .customLong("rates-max-bytes"), help: "Largest rates body taken from the upstream, after decompression (default 32m).")
@@ -66,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.documentsURL, documentsURL), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
             (.adminToken, adminToken), (.threads, threads), (.logLevel, logLevel), (.logFormat, logFormat),
             (.clientTimeout, clientTimeout), (.maxConnections, maxConnections),
-            (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule),
+            (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule), (.ratesProvider, ratesProvider),
             (.ratesPollInterval, ratesPollInterval), (.ratesMaxBytes, ratesMaxBytes), (.ratesCORS, ratesCORS),
             (.documentsCORS, documentsCORS), (.documentsIndexMaxBytes, documentsIndexMaxBytes),
             (.documentsMaxBytes, documentsMaxBytes), (.allowedHosts, allowedHosts),

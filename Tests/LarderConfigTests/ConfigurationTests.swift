@@ -51,6 +51,7 @@ struct ConfigurationTests {
             .maxConnections: "100", .maxConnectionsPerIP: "10", .ratesSchedule: "ttl", .ratesPollInterval: "5m",
             .ratesCORS: "https://App.example, http://localhost:3000", .documentsCORS: "*", .ratesMaxBytes: "64m",
             .documentsIndexMaxBytes: "128m", .documentsMaxBytes: "1g", .allowedHosts: "larder.example:8080,.svc.local",
+            .ratesProvider: "boc",
         ]
         #expect(flags.count == Setting.allCases.count)
         let configuration = try Configuration.resolve(flags: flags, environment: [:])
@@ -69,6 +70,7 @@ struct ConfigurationTests {
         #expect(configuration.maxConnections == 100)
         #expect(configuration.maxConnectionsPerIP == 10)
         #expect(configuration.ratesSchedule == .ttl)
+        #expect(configuration.ratesProvider == "BOC", "upper-cased, as ?providers= compares")
         #expect(configuration.ratesPollInterval == .seconds(300))
         #expect(configuration.ratesCORS == .list(["https://app.example", "http://localhost:3000"]))
         #expect(configuration.documentsCORS == .any)
@@ -95,6 +97,7 @@ struct ConfigurationTests {
     @Test(arguments: [
         (Setting.ratesCORS, "https://a.example/"), (.ratesCORS, "ftp://a.example"), (.documentsCORS, "a.example"),
         (.documentsCORS, "https://a.example/path"), (.ratesCORS, "https://a.example,"), (.ratesSchedule, "weekly"),
+        (.ratesProvider, "E C B"), (.ratesProvider, "ABCDEFGHIJKLMNOPQ"), (.ratesProvider, ""),
         (.ratesPollInterval, "0"), (.ratesMaxBytes, "12"), (.ratesMaxBytes, "2t"), (.ratesMaxBytes, "-1m"),
         (.documentsIndexMaxBytes, "1000"), (.documentsIndexMaxBytes, "lots"), (.documentsMaxBytes, "2tib"),
         (.allowedHosts, ""), (.allowedHosts, "a b"), (.allowedHosts, "*.example.com"), (.allowedHosts, "a:99999"),

@@ -14,10 +14,11 @@ struct SettingDocumentationTests {
     /// A setting documented as unset is nil in the default configuration.
     @Test func unsetSettingsAreUnset() {
         let unset = Setting.allCases.filter { $0.documentation.defaultValue == nil }
-        #expect(unset == [.ratesURL, .documentsURL, .adminToken, .allowedHosts])
+        #expect(unset == [.ratesURL, .documentsURL, .adminToken, .ratesProvider, .allowedHosts])
         let configuration = Configuration()
         #expect(configuration.rates == nil && configuration.documents == nil && configuration.adminToken == nil)
         #expect(configuration.allowedHosts == nil, "unset: decided by the bind address")
+        #expect(configuration.ratesProvider == nil, "unset: the feed format's key")
     }
 
     @Test func tableHasOneRowPerSetting() {

@@ -51,6 +51,7 @@ ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
 
 python3 Tests/contract/frankfurter_client.py "$PORT"
+bash Tests/contract/frankfurter_v2.sh "$PORT"
 
 # Frankfurter's own published v1 document (../shared/reference/frankfurter, not part of the repository)
 # against Larder's /v1: every answer must be one Frankfurter's schemas accept, and none a 5xx. Two

@@ -4,8 +4,8 @@ import Foundation
 /// 5000, then 2, 3, 4, 5 or 6 decimals as the value falls past 80, 20, 1 and 0.0001.
 ///
 /// Frankfurter computes in binary floating point (Ruby `Float`) and rounds with `format("%.Nf")`, so this
-/// does too, with Ruby's formatting (`RubyFixedFormat`): the same doubles in, the same doubles out, which
-/// is what makes its answers equal Frankfurter's to the last digit. Larder's own `/rates` keeps its `Decimal` rule (`CrossRates`).
+/// does too, with Ruby's formatting (`RubyFixedFormat`): the same doubles in, the same doubles out, which is what makes its answers equal Frankfurter's
+/// to the last digit. Larder's own `/rates` keeps its `Decimal` rule (`CrossRates`).
 public enum FrankfurterRounding {
     /// `value` rounded as Frankfurter rounds it.
     public static func round(_ value: Double) -> Double {
@@ -14,10 +14,8 @@ public enum FrankfurterRounding {
             return value.rounded(.toNearestOrAwayFromZero)
         }
         let decimals = value > 80 ? 2 : value > 20 ? 3 : value > 1 ? 4 : value > 0.0001 ? 5 : 6
-        // Ruby's format, not printf's (`RubyFixedFormat`); printf where Ruby's fast path does not apply
-        // (a value below 1e-6, whose digits both round alike). The text then reads back exactly.
-        let text = RubyFixedFormat.format(value, decimals: decimals) ?? String(format: "%.\(decimals)f", value)
-        return Double(text) ?? value
+        // Ruby's format, which near a tie rounds half to even where printf rounds the exact binary value.
+        return Double(RubyFixedFormat.string(value, decimals: decimals)) ?? value
     }
 
     /// The JSON text of a number as Frankfurter writes it: the shortest digits that read back as the

@@ -1,85 +1,95 @@
-/// Ruby's `format("%.Nf", value)`, which Frankfurter rounds with: not printf's correctly rounded
-/// result. Ruby formats through David Gay's `dtoa` in mode 3, whose fast path computes the digits in
-/// floating point and, where the remainder lies within its error bound of one half, rounds the half
-/// to even instead of deciding exactly: 10 × 8.5895 = 85.894999999999996 is "85.90" in Ruby and
-/// "85.89" in C. This follows that path step for step in `Double` (the same operations, the same
-/// results); checked against Ruby 3.1 on 23,000 values, most of them a few ulps from a half.
-enum RubyFixedFormat {
-    private static let tens: [Double] = (0...22).map { pow10($0) }
-    private static let bigTens: [Double] = [1e16, 1e32, 1e64, 1e128, 1e256]
+import Foundation
 
-    /// The text of `value` (positive, finite) with `decimals` digits after the point, or nil where
-    /// the fast path does not apply (more than 14 digits, or none before the last decimal).
-    static func format(_ value: Double, decimals: Int) -> String? {
-        guard value > 0, value.isFinite, value.isNormal else { return nil }
-        // dtoa's estimate of floor(log10(value)), from the binary exponent, then its correction.
-        let ds = (value.significand - 1.5) * 0.289529654602168 + 0.1760912590558 + Double(value.exponent) * 0.301029995663981
-        var k = Int(ds)
-        if ds < 0, ds != Double(k) { k -= 1 }
-        var kCheck = true
-        if k >= 0, k <= 22 {
-            if value < tens[k] { k -= 1 }
-            kCheck = false
+/// Ruby's `format("%.Nf", value)`, which Frankfurter rounds with: not printf's correct rounding.
+///
+/// Ruby's dtoa tries a fast floating-point digit generation first and, when the remainder lands
+/// within its error bound of one half, rounds the last digit half to even instead of deciding
+/// exactly: `format("%.4f", 1.38255)` is `1.3826` in Ruby and `1.3825` in C (the double lies just
+/// below the tie). This is that fast path (David Gay's dtoa, mode 3, as Ruby carries it), step for
+/// step in the same double arithmetic; where it gives up, the exact answer, which printf's is.
+public enum RubyFixedFormat {
+    private static let tens: [Double] = (0...22).map { pow(10, Double($0)) }
+    /// Gay's `Quick_max`: the fast path generates at most this many digits.
+    private static let quickMax = 14
+
+    /// `value` (finite, positive) with `decimals` digits after the point, as Ruby writes it.
+    public static func string(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite, value > 0, decimals >= 0, let (digits, point) = quick(value, decimals) else {
+            return String(format: "%.\(decimals)f", value)
         }
-        var ilim = decimals + k + 1
-        guard ilim > 0, ilim <= 14 else { return nil }
-        let digitsWanted = ilim
-        var d = value
-        var ieps = 2
-        if k > 0 {
-            var divisor = tens[k & 0xF]
-            var j = k >> 4, index = 0
-            while j != 0 {
-                if j & 1 != 0 { ieps += 1; divisor *= bigTens[index] }
-                j >>= 1; index += 1
-            }
-            d /= divisor
-        } else if k < 0 {
-            d *= tens[(-k) & 0xF]
-            var j = (-k) >> 4, index = 0
-            while j != 0 {
-                if j & 1 != 0 { ieps += 1; d *= bigTens[index] }
-                j >>= 1; index += 1
-            }
+        var integer = "0", fraction = ""
+        if point <= 0 {
+            fraction = String(repeating: "0", count: -point) + digits
+        } else {
+            let padded = digits.count < point ? digits + String(repeating: "0", count: point - digits.count) : digits
+            integer = String(padded.prefix(point))
+            fraction = String(padded.dropFirst(point))
         }
-        var wanted = digitsWanted
-        if kCheck, d < 1 {
-            guard ilim - 1 > 0 else { return nil }
-            ilim -= 1; wanted -= 1; k -= 1; d *= 10; ieps += 1
-        }
-        let eps = (Double(ieps) * d + 7) * 0x1p-52 * tens[ilim - 1]
-        var number: Int64 = 0
-        var produced = 0
-        var roundUp = false
-        while true {
-            let digit = Int64(d)
-            d -= Double(digit)
-            produced += 1
-            number = number * 10 + digit
-            if d == 0 { ilim = produced }
-            if produced == ilim {
-                if d > 0.5 + eps {
-                    roundUp = true
-                } else if d < 0.5 - eps {
-                    roundUp = false
-                } else {
-                    roundUp = digit & 1 == 1  // within the bound of a half: to even
-                }
-                break
-            }
-            d *= 10
-        }
-        if roundUp { number += 1 }
-        // `produced` digits stand for the `wanted` ones: pad what a zero remainder cut short.
-        for _ in produced..<wanted { number *= 10 }
-        var text = String(number)
-        if text.count <= decimals { text = String(repeating: "0", count: decimals + 1 - text.count) + text }
-        guard decimals > 0 else { return text }
-        text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
-        return text
+        fraction = String((fraction + String(repeating: "0", count: decimals)).prefix(decimals))
+        return decimals > 0 ? integer + "." + fraction : integer
     }
 
-    private static func pow10(_ exponent: Int) -> Double {
-        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    /// The fast path's digits and decimal point, or nil where Gay's dtoa leaves it for the exact one.
+    private static func quick(_ value: Double, _ decimals: Int) -> (String, Int)? {
+        let bits = value.bitPattern
+        let biased = Int((bits >> 52) & 0x7ff)
+        guard biased != 0 else { return nil }
+        // k, the decimal exponent, estimated from the binary one as dtoa does (and checked below when < 0).
+        let mantissa = Double(bitPattern: (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000)
+        let estimate = (mantissa - 1.5) * 0.289529654602168 + 0.1760912590558 + Double(biased - 1023) * 0.301029995663981
+        var k = Int(estimate)
+        if estimate < 0, estimate != Double(k) { k -= 1 }
+        var checkK = true
+        if k >= 0, k <= 22 {
+            if value < tens[k] { k -= 1 }
+            checkK = false
+        }
+        var limit = decimals + k + 1
+        let limitBelow = limit - 1
+        guard limit >= 0, limit <= quickMax, abs(k) < 16 else { return nil }
+        var d = value
+        var errorDigits = 2.0
+        if k > 0 {
+            d /= tens[k]
+        } else if k < 0 {
+            d *= tens[-k]
+        }
+        if checkK, d < 1, limit > 0 {
+            guard limitBelow > 0 else { return nil }
+            limit = limitBelow
+            k -= 1
+            d *= 10
+            errorDigits += 1
+        }
+        guard limit > 0 else { return nil }
+        // eps = (ieps × d + 7) × 2^-52, then scaled to the last digit.
+        var eps = errorDigits * d + 7
+        eps = Double(bitPattern: eps.bitPattern - (52 << 52)) * tens[limit - 1]
+        var digits: [UInt8] = []
+        var index = 1
+        while true {
+            let whole = Int(d)
+            d -= Double(whole)
+            if d == 0 { limit = index }
+            digits.append(UInt8(whole))
+            if index == limit {
+                if d > 0.5 + eps || (!(d < 0.5 - eps) && whole & 1 == 1) {
+                    var position = digits.count - 1
+                    while position >= 0, digits[position] == 9 {
+                        digits[position] = 0
+                        position -= 1
+                    }
+                    if position < 0 {
+                        digits.insert(1, at: 0)
+                        k += 1
+                    } else {
+                        digits[position] += 1
+                    }
+                }
+                return (String(digits.map { Character(String($0)) }), k + 1)
+            }
+            index += 1
+            d *= 10
+        }
     }
 }

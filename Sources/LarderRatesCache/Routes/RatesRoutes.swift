@@ -61,39 +61,15 @@ public struct RatesRoutes: Sendable {
         }
     }
 
-    /// The cached data and its state, with the hit counted and a due background refresh started;
-    /// nil when nothing is cached. (Not a closure taking the answer: the hot path allocates nothing here.)
-    func cached() -> (RatesSnapshot, CacheState)? {
-        guard let snapshot = cache.current else { return nil }
-        let freshness = cache.refresher.freshness()
-        cache.refresher.refreshIfDue(freshness)
-        cache.events.hit(.rates, stale: freshness.isExpired)
-        return (snapshot, CacheState(freshness, fallback: snapshot.storedAt))
-    }
+    /// The cached data and its state (`SnapshotServing.cached`).
+    func cached() -> (RatesSnapshot, CacheState)? { serving.cached() }
 
-    /// With nothing cached: waits for the fetch in flight, then answers (SPEC §4.5).
+    /// With nothing cached: the answer after the first fetch (`SnapshotServing.whenFetched`).
     func whenFetched(_ answer: @escaping @Sendable (RatesSnapshot, CacheState) -> Response) -> Handler.Answer {
-        cache.events.miss(.rates)
-        return .later { _ in
-            // The first fetch may have landed since the check above: then no second fetch.
-            if let snapshot = cache.current {
-                return answer(snapshot, state(for: snapshot))
-            }
-            if let refusal = ColdCache.refusalWhileBackingOff(cache.refresher, what: "rates") {
-                return refusal.response
-            }
-            // Start a fetch only if none landed meanwhile (checked atomically with joining one).
-            let result = await cache.refresher.refresh(waitingAtMost: RatesCache.coldWait) { cache.current == nil }
-            if let snapshot = cache.current {
-                return answer(snapshot, state(for: snapshot))
-            }
-            return ColdCache.unavailable(result, what: "rates").response
-        }
+        serving.whenFetched(answer)
     }
 
-    func state(for snapshot: RatesSnapshot) -> CacheState {
-        CacheState(cache.refresher.freshness(), fallback: snapshot.storedAt)
-    }
+    private var serving: SnapshotServing { SnapshotServing(cache: cache) }
 
     /// The newest day, as published or converted.
     private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {

@@ -1,0 +1,49 @@
+/// Frankfurter's `weekly_rates` or `monthly_rates`: per bucket, the mean of each (base, quote)'s
+/// stored rates, dated by the bucket (`V2Dates.weekBucket`, `monthBucket`), ascending by bucket.
+public struct V2Rollup: Sendable {
+    public let buckets: [Int]
+    private let rows: [[V2Observation]]
+
+    public init(_ source: some V2RowSource, group: V2RatesPlan.Group) {
+        let weekly = group == .week
+        func bucketOf(_ day: Int) -> Int { weekly ? V2Dates.weekBucket(day) : V2Dates.monthBucket(day) }
+        var sums: [Int: [String: (base: String, quote: String, sum: Double, count: Int)]] = [:]
+        var order: [Int: [String]] = [:]
+        for index in 0..<source.count {
+            let bucket = bucketOf(source.day(at: index))
+            for row in source.rows(at: index) {
+                let key = row.base + "/" + row.quote
+                if var entry = sums[bucket]?[key] {
+                    entry.sum += row.rate
+                    entry.count += 1
+                    sums[bucket]![key] = entry
+                } else {
+                    sums[bucket, default: [:]][key] = (row.base, row.quote, row.rate, 1)
+                    order[bucket, default: []].append(key)
+                }
+            }
+        }
+        buckets = sums.keys.sorted()
+        rows = buckets.map { bucket in
+            order[bucket]!.map { key in
+                let entry = sums[bucket]![key]!
+                return V2Observation(day: bucket, base: entry.base, quote: entry.quote, rate: entry.sum / Double(entry.count))
+            }
+        }
+    }
+
+    public func rows(at index: Int) -> [V2Observation] { rows[index] }
+
+    /// The buckets from the last one on or before `start` (or from `start` when none is) through `end`.
+    public func indices(from start: Int, through end: Int) -> Range<Int> {
+        var low = 0, high = buckets.count
+        while low < high {
+            let middle = (low + high) / 2
+            if buckets[middle] <= start { low = middle + 1 } else { high = middle }
+        }
+        let first = low == 0 ? 0 : low - 1
+        var last = first
+        while last < buckets.count, buckets[last] <= end { last += 1 }
+        return first..<last
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import LarderFormats
+import LarderFreshness
+import LarderHTTP
+import LarderRates
+import LarderServing
+
+extension V2Routes {
+    /// Past this many days a range is streamed rather than prepared and kept (the whole history is ~14 MB of JSON).
+    static let streamedRangeDays = 5 * 366
+
+    /// `/v2/rates` (JSON, or NDJSON for `Accept: application/x-ndjson`), `/v2/rates.csv` and `/v2/rate/{base}/{quote}`.
+    func registerRates(on router: inout Router) {
+        let reads = PreparedAnswer.requestHeaders + ["Accept"]
+        for (path, csv) in [("/v2/rates", false), ("/v2/rates.csv", true)] {
+            router.add(.get, path, reads: reads, readsQuery: true, cors: cors, .adaptive { request in
+                serving.answer { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
+            })
+        }
+        router.add(.get, "/v2/rate/:base/:quote", cors: cors, .adaptive { request in
+            serving.answer { snapshot, state in rate(request, snapshot, state) }
+        })
+    }
+
+    private func today() -> Int {
+        RateDate(containing: cache.refresher.clock.now).dayNumber
+    }
+
+    private func rates(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Response {
+        let format = V2RatesFormat.of(request, csvPath: csvPath)
+        let today = today()
+        let v2 = snapshot.v2
+        if request.query.isEmpty, format == .json {
+            return v2.latest(today: today) { prepare(V2RatesQuery(), snapshot, format, today: today, vary: "Accept") }
+                .response(for: request, state: state)
+        }
+        let key = RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(today)\u{3}")
+        if let prepared = snapshot.answers.answer(key) {
+            return prepared.response(for: request, state: state)
+        }
+        do throws(V2Error) {
+            let query = try V2RatesQuery(request.query, isKnown: v2.isKnown)
+            let plan = try query.plan(provider: provider, today: today)
+            if case .range(let start, let end) = plan.scope, plan.group == nil, end - start > Self.streamedRangeDays {
+                return streamed(request, plan, format, snapshot, state, key: key)
+            }
+            return snapshot.answers.keep(key, prepare(query, snapshot, format, today: today, vary: csvPath ? nil : "Accept"))
+                .response(for: request, state: state)
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The whole answer rendered once, with the validators and caching every answer of the snapshot has.
+    /// `vary` is `Accept` on `/v2/rates`, whose form the request's `Accept` chooses.
+    private func prepare(
+        _ query: V2RatesQuery, _ snapshot: RatesSnapshot, _ format: V2RatesFormat, today: Int, vary: String?
+    ) -> PreparedAnswer {
+        // A valid query always plans: only the range cost can refuse, and it is checked before.
+        guard let plan = try? query.plan(provider: provider, today: today) else {
+            return PreparedAnswer(Representation(bytes: [], lastModified: snapshot.storedAt))
+        }
+        var records: [UInt8] = []
+        var count = 0
+        plan.each(snapshot.v2.sources) { record in
+            format.append(record, index: count, expanded: plan.expandProviders, into: &records)
+            count += 1
+        }
+        let body = Array(format.head(range: plan.isRange, expanded: plan.expandProviders, empty: count == 0).utf8)
+            + records + Array(format.tail.utf8)
+        return PreparedAnswer(
+            Representation(bytes: body, contentType: format.contentType, lastModified: snapshot.v2.lastModified),
+            immutable: isClosed(query, plan, newest: snapshot.set.date.dayNumber), vary: vary)
+    }
+
+    /// A day before the newest stored day, or a range that ended before it, never changes again (a week
+    /// or month bucket may hold days after its date, so those wait until a month has passed).
+    private func isClosed(_ query: V2RatesQuery, _ plan: V2RatesPlan, newest: Int) -> Bool {
+        switch plan.scope {
+        case .day(let day):
+            return query.date != nil && day < newest
+        case .range(_, let end):
+            guard query.to != nil else { return false }
+            return plan.group == nil ? end < newest : end + 40 < newest
+        }
+    }
+
+    private func streamed(
+        _ request: Request, _ plan: V2RatesPlan, _ format: V2RatesFormat, _ snapshot: RatesSnapshot, _ state: CacheState,
+        key: String
+    ) -> Response {
+        let v2 = snapshot.v2
+        let lastModified = WholeSeconds.since1970(v2.lastModified)
+        // Strong: the same stored days and the same query give the same bytes.
+        let etag = Representation.etag(for: Array("\(key)\u{3}\(snapshot.set.date)\u{3}\(lastModified)\u{3}\(snapshot.history.count)".utf8))
+        var headers = HTTPHeaders()
+        headers.add("ETag", etag)
+        headers.add("Last-Modified", HTTPDate.format(secondsSince1970: lastModified))
+        for field in state.headers(immutable: false) { headers.add(field.name, field.value) }
+        headers.add("Vary", "Accept")
+        if ConditionalRequest.isNotModified(request.headers, etag: etag, lastModified: lastModified) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", format.contentType)
+        return Response(status: .ok, headers: headers, body: .stream(V2RatesStream(plan: plan, format: format, v2: v2).body))
+    }
+
+    /// `/v2/rate/{base}/{quote}`: the first row of that query, or 404.
+    private func rate(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
+        let base = (request.parameters["base"] ?? "").uppercased()
+        // Frankfurter's type routing takes the extension off the path: `/v2/rate/EUR/USD.csv` is the JSON answer.
+        var quote = (request.parameters["quote"] ?? "").uppercased()
+        if quote.hasSuffix(".CSV") { quote.removeLast(4) }
+        let today = today()
+        let key = RatesSnapshot.queryKey(request.query, after: "v2rate\u{3}\(base)\u{3}\(quote)\u{3}\(today)\u{3}")
+        if let prepared = snapshot.answers.answer(key) {
+            return prepared.response(for: request, state: state)
+        }
+        do throws(V2Error) {
+            let query = try V2RatesQuery(
+                request.query, overrides: [("base", base), ("quotes", quote)], isKnown: snapshot.v2.isKnown)
+            let plan = try query.plan(provider: provider, today: today)
+            var first: V2Record?
+            plan.each(snapshot.v2.sources) { record in
+                if first == nil { first = record }
+            }
+            guard let first else { return V2Error.notFound.response }
+            var body: [UInt8] = []
+            first.json(into: &body)
+            let prepared = PreparedAnswer(
+                Representation(bytes: body, contentType: V2RatesFormat.json.contentType, lastModified: snapshot.v2.lastModified),
+                immutable: isClosed(query, plan, newest: snapshot.set.date.dayNumber))
+            return snapshot.answers.keep(key, prepared).response(for: request, state: state)
+        } catch {
+            return error.response
+        }
+    }
+}

@@ -1,0 +1,38 @@
+public import LarderHTTP
+import LarderRates
+import LarderServing
+
+/// Frankfurter v2's routes under `/v2`, over the stored history: the rates family (`/v2/rates`,
+/// `/v2/rates.csv`, `/v2/rate/{base}/{quote}`), the metadata routes, and Frankfurter's 404 and 406
+/// for every other path under `/v2`.
+public struct V2Routes: Sendable {
+    let cache: RatesCache
+    let cors: CORSPolicy
+
+    public init(cache: RatesCache, cors: CORSPolicy = .anyOrigin) {
+        self.cache = cache
+        self.cors = cors
+    }
+
+    /// The key of who publishes the stored rates, as v2 names a provider (`ECB`; `--rates-provider`);
+    /// empty while an `auto` feed has not been read (nothing is stored then).
+    var provider: String { cache.publisher.provider?.key ?? "" }
+
+    public func register(on router: inout Router) {
+        registerRates(on: &router)
+        registerMeta(on: &router)
+        // Last: what no route above answers.
+        registerFallback(on: &router)
+    }
+
+    var serving: SnapshotServing { SnapshotServing(cache: cache) }
+
+    /// Frankfurter answers a `.csv` path other than `/v2/rates.csv` with 406 (its `r.csv { r.halt(406) }`),
+    /// and any other unrouted path under `/v2` with its 404 body.
+    private func registerFallback(on router: inout Router) {
+        router.add(.get, "/v2/*rest", cors: cors, .immediate { request in
+            let last = request.segments.last ?? ""
+            return (last.hasSuffix(".csv") ? V2Error.notAcceptable : V2Error.notFound).response
+        })
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import LarderRates
+import LarderServing
+import Synchronization
+
+/// What Frankfurter v2's routes derive from one snapshot, once, on first use: the rows, the codes a
+/// query may name, the week and month rollups, and the default answer of each day.
+final class V2SnapshotState: Sendable {
+    let rows: V2HistoryRows
+    /// The rows, the materialized blend over them and the rollups, as a query reads them.
+    let sources: V2Sources
+    /// When any stored day last changed (what a streamed answer's validators come from).
+    let lastModified: Date
+    private let codes = Mutex<Set<String>?>(nil)
+    private let rollups: Rollups
+    private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
+
+    init(_ history: RatesHistory, provider: String) {
+        let rows = V2HistoryRows(history)
+        let rollups = Rollups(rows)
+        self.rows = rows
+        self.rollups = rollups
+        sources = V2Sources(
+            raw: rows, blended: V2BlendedDays(rows, provider: provider), rollup: { rollups.rollup($0) })
+        lastModified = history.days.map(\.storedAt).max() ?? .distantPast
+    }
+
+    /// True for a code of ISO 4217 (the money gem's table, as Frankfurter's), a peg, or any the history holds
+    /// (the ECB's retired ones, CYP or LTL, which Frankfurter's table keeps too).
+    func isKnown(_ code: String) -> Bool {
+        if ISOCurrency.named(code) != nil || V2Peg.find(code) != nil { return true }
+        let known = codes.withLock { kept in
+            if let kept { return kept }
+            kept = rows.codes
+            return kept!
+        }
+        return known.contains(code)
+    }
+
+    /// The default `/v2/rates` answer of `today`, kept until the next day or the next snapshot.
+    func latest(today: Int, _ make: () -> PreparedAnswer) -> PreparedAnswer {
+        if let kept = latest.withLock({ $0 }), kept.today == today { return kept.answer }
+        let answer = make()
+        latest.withLock { $0 = (today, answer) }
+        return answer
+    }
+
+    /// The week and month rollups, each built on first use.
+    final class Rollups: Sendable {
+        private let rows: V2HistoryRows
+        private let built = Mutex<[V2RatesPlan.Group: V2Rollup]>([:])
+
+        init(_ rows: V2HistoryRows) {
+            self.rows = rows
+        }
+
+        func rollup(_ group: V2RatesPlan.Group) -> V2Rollup {
+            if let kept = built.withLock({ $0[group] }) { return kept }
+            let rollup = V2Rollup(rows, group: group)
+            return built.withLock { kept in
+                if let first = kept[group] { return first }
+                kept[group] = rollup
+                return rollup
+            }
+        }
+    }
+}
