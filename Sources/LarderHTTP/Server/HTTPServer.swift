@@ -27,11 +27,14 @@ public final class HTTPServer: @unchecked Sendable {
 
     // Raw libmicrohttpd pointers, only touched under `state`'s lock.
     struct Running: @unchecked Sendable {
-        var daemon: OpaquePointer?
+        /// One daemon, or one per loop when the loops share the port (`LoopDesign.reusePort`).
+        var daemons: [OpaquePointer] = []
         var address: BindAddress?
         var logSink: UnsafeMutablePointer<larder_log_sink>?
-        /// Larder's epoll loop, when one thread drives the daemon.
-        var loop: UnsafeMutablePointer<larder_epoll_loop>?
+        /// Larder's epoll loops, one per daemon, unless libmicrohttpd's own threads drive it.
+        var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
+        /// The connection limits the daemons share, when there are several.
+        var sharedLimits: UnsafeMutablePointer<larder_shared_limits>?
         var port = 0
         var stopping = false
         /// Requests whose connection is suspended while their handler runs.
@@ -86,48 +89,67 @@ public final class HTTPServer: @unchecked Sendable {
         let sink = UnsafeMutablePointer<larder_log_sink>.allocate(capacity: 1)
         let this = Unmanaged.passRetained(self)
         sink.initialize(to: larder_log_sink(fn: larderMHDLog, context: this.toOpaque()))
-        let ownLoop = configuration.threads <= 1
+        let threads = max(1, configuration.threads)
+        let design = Self.loopDesign(threads: threads)
+        // One daemon per loop on a shared SO_REUSEPORT port, or one daemon (Larder's loop or the library's threads).
+        let daemons = design == .reusePort ? threads : 1
         // MHD_USE_ITC: a resume from a handler's task wakes the loop's wait.
-        var flags = (ownLoop ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL_INTERNAL_THREAD.rawValue)
+        var flags = (design == .libraryPool ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_EPOLL.rawValue)
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options = larder_daemon_options(
-            thread_pool_size: UInt32(max(1, configuration.threads)),
+            thread_pool_size: UInt32(design == .libraryPool ? threads : 1),
             connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
             connection_limit: UInt32(configuration.maxConnections),
             per_ip_connection_limit: UInt32(configuration.maxConnectionsPerIP),
             connection_memory_limit: configuration.connectionMemoryLimit,
             listen_backlog: UInt32(configuration.listenBacklog),
+            reuse_address: daemons > 1 ? 1 : 0,
             bind_address: address.sockaddrPointer,
             completed: larderRequestCompleted,
             completed_context: this.toOpaque(),
             uri_log: larderURILog,
             uri_log_context: this.toOpaque(),
-            log_sink: sink
+            log_sink: sink,
+            // Several daemons count their connections together, not each its own.
+            shared_limits: daemons > 1
+                ? larder_shared_limits_create(UInt32(configuration.maxConnections), UInt32(configuration.maxConnectionsPerIP))
+                : nil
         )
-        do {
+        do throws(HTTPServerError) {
             try state.withLock { running throws(HTTPServerError) in
-                guard running.daemon == nil, !running.stopping else { throw .alreadyStarted }
-                guard let daemon = larder_start_daemon(flags, &options, larderAccessHandler, this.toOpaque()) else {
-                    throw .cannotListen(
-                        host: configuration.host, port: configuration.port,
-                        reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
-                }
-                var loop: UnsafeMutablePointer<larder_epoll_loop>?
-                if ownLoop {
-                    let started = UnsafeMutablePointer<larder_epoll_loop>.allocate(capacity: 1)
-                    let failed = larder_epoll_loop_start(started, daemon)
-                    guard failed == 0 else {
-                        started.deallocate()
-                        MHD_stop_daemon(daemon)
-                        throw .cannotListen(
-                            host: configuration.host, port: configuration.port,
-                            reason: "cannot start the server thread: \(String(cString: strerror(failed)))")
+                guard running.daemons.isEmpty, !running.stopping else { throw .alreadyStarted }
+                var started: [OpaquePointer] = []
+                var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
+                do throws(HTTPServerError) {
+                    for _ in 0..<daemons {
+                        guard let daemon = larder_start_daemon(flags, &options, larderAccessHandler, this.toOpaque()) else {
+                            throw HTTPServerError.cannotListen(
+                                host: configuration.host, port: configuration.port,
+                                reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
+                        }
+                        started.append(daemon)
+                        // The next daemons bind the port the first one got (`--port 0`).
+                        larder_sockaddr_set_port(address.mutableSockaddrPointer, larder_daemon_port(daemon))
+                        guard design != .libraryPool else { continue }
+                        let loop = UnsafeMutablePointer<larder_epoll_loop>.allocate(capacity: 1)
+                        let failed = larder_epoll_loop_start(loop, daemon)
+                        guard failed == 0 else {
+                            loop.deallocate()
+                            throw HTTPServerError.cannotListen(
+                                host: configuration.host, port: configuration.port,
+                                reason: "cannot start the server thread: \(String(cString: strerror(failed)))")
+                        }
+                        loops.append(loop)
                     }
-                    loop = started
+                } catch {
+                    Self.stop(loops: loops, daemons: started)
+                    if let limits = options.shared_limits { larder_shared_limits_destroy(limits) }
+                    throw error
                 }
                 running = Running(
-                    daemon: daemon, address: address, logSink: sink, loop: loop, port: Int(larder_daemon_port(daemon)))
+                    daemons: started, address: address, logSink: sink, loops: loops, sharedLimits: options.shared_limits,
+                    port: Int(larder_daemon_port(started[0])))
             }
             if hostsOpenByDefault {
                 logger.notice("""
@@ -143,11 +165,20 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Ends the loops (joining their threads), then stops the daemons, which close their connections.
+    private static func stop(loops: [UnsafeMutablePointer<larder_epoll_loop>], daemons: [OpaquePointer]) {
+        for loop in loops {
+            larder_epoll_loop_stop(loop)
+            loop.deallocate()
+        }
+        for daemon in daemons { MHD_stop_daemon(daemon) }
+    }
+
     /// Turns new requests away (503), lets requests in flight finish for up to `drainTimeout`,
     /// answers still-suspended requests with 503, then closes every connection and joins the threads.
     public func stop(drainTimeout: Duration? = nil) async {
         let started: Bool = state.withLock { running in
-            guard !running.stopping, running.daemon != nil else { return false }
+            guard !running.stopping, !running.daemons.isEmpty else { return false }
             running.stopping = true
             return true
         }
@@ -161,12 +192,9 @@ public final class HTTPServer: @unchecked Sendable {
             defer { running = Running(stopping: true) }
             return running
         }
-        // The loop ends first: MHD_stop_daemon then closes the connections on this thread.
-        if let loop = running.loop {
-            larder_epoll_loop_stop(loop)
-            loop.deallocate()
-        }
-        if let daemon = running.daemon { MHD_stop_daemon(daemon) }
+        // The loops end first: MHD_stop_daemon then closes the connections on this thread.
+        Self.stop(loops: running.loops, daemons: running.daemons)
+        if let limits = running.sharedLimits { larder_shared_limits_destroy(limits) }
         running.address?.deallocate()
         running.logSink?.deallocate()
         // Balances the retain taken in `start` for libmicrohttpd's callbacks.
