@@ -680,7 +680,7 @@ def target_rows(checks):
             middle = statistics.median(value)
             worst = max(value) if bound == "=0" or (not isinstance(bound, str) and bound < 0) else min(value)
             met = meets(middle, bound) and meets(worst, bound)
-            shown = f"{show(middle)} ({show(worst)})"
+            shown = (f"{middle:g} ({worst:g})" if isinstance(bound, str) else f"{show(middle)} ({show(worst)})")
         else:
             met, shown = meets(value, bound), show(value)
         failed += not met

@@ -6,6 +6,7 @@
 // usage: ceiling PORT THREADS[:MODE] URL=FILE[:CONTENT-TYPE][|NAME: VALUE]... ...
 //   MODE: `own` (default: Larder's; one daemon on Larder's epoll loop, or one per thread on a shared
 //   SO_REUSEPORT port), `library` (libmicrohttpd's epoll thread or pool) or `poll` (its poll(2) pool).
+//   CEILING_MEMORY_LIMIT: libmicrohttpd's per-connection memory pool in bytes (default 32 KiB, Larder's).
 //   Each URL answers 200 with the file's bytes and the given header fields (the ones Larder sends
 //   with that answer, so both put the same bytes on the wire), or 304 when If-None-Match matches
 //   its ETag (the given one, else a fixed one).
@@ -127,7 +128,8 @@ int main(int argc, char **argv) {
         .connection_timeout_seconds = 30,
         .connection_limit = 4096,
         .per_ip_connection_limit = 0,
-        .connection_memory_limit = 32 * 1024,
+        // Larder's default; CEILING_MEMORY_LIMIT (bytes) tries another.
+        .connection_memory_limit = getenv("CEILING_MEMORY_LIMIT") != NULL ? (size_t)atol(getenv("CEILING_MEMORY_LIMIT")) : 32 * 1024,
         .listen_backlog = 1024,
         .reuse_address = daemons > 1,
         .bind_address = (struct sockaddr *)&address,

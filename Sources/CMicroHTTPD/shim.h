@@ -283,6 +283,22 @@ static void larder_shared_limits_closed(void *cls, struct MHD_Connection *connec
     pthread_mutex_unlock(&limits->lock);
 }
 
+/// 0 when nothing listens on the address, else the errno of binding it (EADDRINUSE). Daemons that
+/// share a port with SO_REUSEPORT would join another process's group on it instead of failing:
+/// this bind, without SO_REUSEPORT, fails while any socket listens there. SO_REUSEADDR as
+/// libmicrohttpd sets it, so connections of a stopped server left in TIME_WAIT do not count.
+static inline int larder_address_is_free(const struct sockaddr *address) {
+    socklen_t length = address->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    int probe = socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (probe < 0) return errno;
+    int on = 1;
+    setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (address->sa_family == AF_INET6) setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    int failed = bind(probe, address, length) == 0 ? 0 : errno;
+    close(probe);
+    return failed;
+}
+
 /// Sets the port of an IPv4 or IPv6 socket address (the same offset in both).
 static inline void larder_sockaddr_set_port(struct sockaddr *address, uint16_t port) {
     ((struct sockaddr_in *)address)->sin_port = htons(port);
@@ -298,8 +314,12 @@ struct larder_epoll_loop {
     pthread_t thread;
 };
 
+// glibc declares it only under _GNU_SOURCE, which an includer may have left undefined.
+extern int pthread_setname_np(pthread_t thread, const char *name);
+
 static void *larder_epoll_loop_main(void *argument) {
     struct larder_epoll_loop *loop = (struct larder_epoll_loop *)argument;
+    pthread_setname_np(pthread_self(), "larder-http");  // in top -H and perf, not the creator's name
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(loop->daemon, MHD_DAEMON_INFO_EPOLL_FD);
     struct pollfd fds[2] = {{.fd = info->epoll_fd, .events = POLLIN}, {.fd = loop->wake_fd, .events = POLLIN}};
     for (;;) {

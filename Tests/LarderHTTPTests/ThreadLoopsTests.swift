@@ -1,6 +1,7 @@
 import Foundation
 import LarderHTTP
 import LarderTesting
+import Logging
 import Synchronization
 import Testing
 
@@ -58,5 +59,25 @@ struct ThreadLoopsTests {
             }
             #expect(refused)
         }
+    }
+
+    /// Loops sharing a port must not join another server's sockets on it (SO_REUSEPORT would let
+    /// them, and the two would split the connections); the port is free again once the first stops.
+    @Test func aSecondServerOnATakenPortFailsAndTheFreedPortServesAgain() async throws {
+        let port = try await withServer(configure: { $0.threads = 2 }, routes: standardRoutes) { server in
+            let port = server.port
+            // A served connection, so the stop leaves the port with a closed connection behind.
+            _ = try await onThread { try TestConnection.fetch(port: port, "/hello") }
+            var configuration = ServerConfiguration()
+            configuration.port = port
+            configuration.threads = 2
+            let second = HTTPServer(configuration: configuration, router: Router(), logger: .init(label: "t"))
+            #expect(throws: HTTPServerError.self) { try second.start() }
+            return port
+        }
+        let status = try await withServer(configure: { $0.threads = 2; $0.port = port }, routes: standardRoutes) { server in
+            try await onThread { try TestConnection.fetch(port: server.port, "/hello").status }
+        }
+        #expect(status == 200)
     }
 }

@@ -3,16 +3,18 @@ import Glibc
 public import Logging
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: one thread or a thread pool, a router, suspend/resume for
+/// An HTTP/1.1 server on libmicrohttpd: one epoll loop per thread, a router, suspend/resume for
 /// handlers that `await`, and a graceful stop.
 ///
-/// One thread (the default) runs libmicrohttpd's epoll from Larder's own loop
-/// (`larder_epoll_loop` in the shim), so idle keep-alive connections cost nothing per turn. Not
-/// libmicrohttpd's internal epoll thread: its MHD_epoll() waits again with the full timeout after
-/// a batch of exactly 128 events, leaving those 128 unserved until the next event or the connection
-/// timeout (bench/epoll-churn.c); driven with a zero timeout it never sleeps. A pool (threads > 1)
-/// stays on libmicrohttpd's poll(2) threads, which share the connection and per-address limits but
-/// walk every open connection each turn.
+/// Each thread is Larder's own epoll loop (`larder_epoll_loop` in the shim) driving a daemon of its
+/// own, so idle keep-alive connections cost nothing per turn. With `threads` > 1 the daemons'
+/// listening sockets share the port through SO_REUSEPORT, so the kernel spreads new connections
+/// evenly over the loops, and count their connections together against the connection and
+/// per-address limits (`larder_shared_limits`: libmicrohttpd counts per daemon). Not libmicrohttpd's
+/// own epoll threads: unpatched, its MHD_epoll() waits again with the full timeout after a batch of
+/// exactly 128 events (bench/epoll-churn.c); patched, its pool shares one listening socket and
+/// whichever thread wakes first takes a burst of new connections, so a pool of two often served on
+/// one core (docs/architecture.md, "Threads").
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let router: Router
@@ -27,11 +29,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     // Raw libmicrohttpd pointers, only touched under `state`'s lock.
     struct Running: @unchecked Sendable {
-        /// One daemon, or one per loop when the loops share the port (`LoopDesign.reusePort`).
+        /// One daemon per loop; several share the port.
         var daemons: [OpaquePointer] = []
         var address: BindAddress?
         var logSink: UnsafeMutablePointer<larder_log_sink>?
-        /// Larder's epoll loops, one per daemon, unless libmicrohttpd's own threads drive it.
+        /// Larder's epoll loops, one per daemon.
         var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
         /// The connection limits the daemons share, when there are several.
         var sharedLimits: UnsafeMutablePointer<larder_shared_limits>?
@@ -89,16 +91,14 @@ public final class HTTPServer: @unchecked Sendable {
         let sink = UnsafeMutablePointer<larder_log_sink>.allocate(capacity: 1)
         let this = Unmanaged.passRetained(self)
         sink.initialize(to: larder_log_sink(fn: larderMHDLog, context: this.toOpaque()))
-        let threads = max(1, configuration.threads)
-        let design = Self.loopDesign(threads: threads)
-        // One daemon per loop on a shared SO_REUSEPORT port, or one daemon (Larder's loop or the library's threads).
-        let daemons = design == .reusePort ? threads : 1
+        // One daemon per loop, each loop one thread.
+        let daemons = max(1, configuration.threads)
         // MHD_USE_ITC: a resume from a handler's task wakes the loop's wait.
-        var flags = (design == .libraryPool ? MHD_USE_EPOLL_INTERNAL_THREAD.rawValue : MHD_USE_EPOLL.rawValue)
+        var flags = MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options = larder_daemon_options(
-            thread_pool_size: UInt32(design == .libraryPool ? threads : 1),
+            thread_pool_size: 1,
             connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
             connection_limit: UInt32(configuration.maxConnections),
             per_ip_connection_limit: UInt32(configuration.maxConnectionsPerIP),
@@ -119,6 +119,14 @@ public final class HTTPServer: @unchecked Sendable {
         do throws(HTTPServerError) {
             try state.withLock { running throws(HTTPServerError) in
                 guard running.daemons.isEmpty, !running.stopping else { throw .alreadyStarted }
+                // Sockets sharing a port would join another server's on it rather than fail.
+                if daemons > 1, configuration.port != 0 {
+                    let failed = larder_address_is_free(address.sockaddrPointer)
+                    guard failed == 0 else {
+                        throw .cannotListen(
+                            host: configuration.host, port: configuration.port, reason: String(cString: strerror(failed)))
+                    }
+                }
                 var started: [OpaquePointer] = []
                 var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
                 do throws(HTTPServerError) {
@@ -131,7 +139,6 @@ public final class HTTPServer: @unchecked Sendable {
                         started.append(daemon)
                         // The next daemons bind the port the first one got (`--port 0`).
                         larder_sockaddr_set_port(address.mutableSockaddrPointer, larder_daemon_port(daemon))
-                        guard design != .libraryPool else { continue }
                         let loop = UnsafeMutablePointer<larder_epoll_loop>.allocate(capacity: 1)
                         let failed = larder_epoll_loop_start(loop, daemon)
                         guard failed == 0 else {
