@@ -151,7 +151,6 @@ public final class HTTPServer: @unchecked Sendable {
                     }
                 } catch {
                     Self.stop(loops: loops, daemons: started)
-                    if let limits = options.shared_limits { larder_shared_limits_destroy(limits) }
                     throw error
                 }
                 running = Running(
@@ -165,6 +164,8 @@ public final class HTTPServer: @unchecked Sendable {
                     """)
             }
         } catch {
+            // Not started: the daemons that were are stopped, so nothing counts with it any more.
+            if let limits = options.shared_limits { larder_shared_limits_destroy(limits) }
             address.deallocate()
             sink.deallocate()
             this.release()
