@@ -88,7 +88,7 @@ bench-instructions: build
 	@{ command -v valgrind && command -v nginx && command -v cc; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind nginx gcc >/dev/null; } || { echo "bench-instructions needs: apt-get install -y valgrind nginx gcc"; exit 1; }
 	python3 bench/instructions.py
 
-## bench-idle: only the idle-connection and churn scenarios of make bench, Larder against nginx static (a few minutes)
+## bench-idle: only the idle-connection and churn scenarios of make bench, Larder on --threads N against nginx static on N workers, N = 1 and 2 (BENCH_WORKERS; about 15 minutes)
 bench-idle: build
 	python3 bench/bench.py --only idle,churn
 

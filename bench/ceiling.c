@@ -1,14 +1,17 @@
 // The ceiling of Larder's stack for `make bench`: libmicrohttpd in the daemon mode Larder uses
-// (poll(2), one thread or a pool, suspend/resume allowed), answering each URL from one buffer
-// prepared at start. No routing beyond an exact match, no headers built per request: what
-// libmicrohttpd alone costs, which Larder cannot beat.
+// (its loop from Sources/CMicroHTTPD/shim.h, one thread or several, suspend/resume allowed),
+// answering each URL from one buffer prepared at start. No routing beyond an exact match, no
+// headers built per request: what libmicrohttpd alone costs, which Larder cannot beat.
 //
-// usage: ceiling PORT THREADS URL=FILE[:CONTENT-TYPE][|NAME: VALUE]... ...
+// usage: ceiling PORT THREADS[:MODE] URL=FILE[:CONTENT-TYPE][|NAME: VALUE]... ...
+//   MODE: `own` (default: Larder's; one daemon on Larder's epoll loop, or one per thread on a shared
+//   SO_REUSEPORT port), `library` (libmicrohttpd's epoll thread or pool) or `poll` (its poll(2) pool).
+//   CEILING_MEMORY_LIMIT: libmicrohttpd's per-connection memory pool in bytes (default 32 KiB, Larder's).
 //   Each URL answers 200 with the file's bytes and the given header fields (the ones Larder sends
 //   with that answer, so both put the same bytes on the wire), or 304 when If-None-Match matches
 //   its ETag (the given one, else a fixed one).
 #include <arpa/inet.h>
-#include <microhttpd.h>
+#include "../Sources/CMicroHTTPD/shim.h"
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -115,23 +118,41 @@ int main(int argc, char **argv) {
     // Loopback only, like Larder's default bind address.
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
-    struct MHD_Daemon *daemon = MHD_start_daemon(
-        flags, (uint16_t)port, NULL, NULL, answer, NULL,
-        // A pool of one is the internal thread alone (MHD warns otherwise), as in Larder.
-        MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
-        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-        MHD_OPTION_CONNECTION_LIMIT, 4096u,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-        MHD_OPTION_END);
-    if (daemon == NULL) {
-        fprintf(stderr, "ceiling: cannot listen on port %d\n", port);
-        return 1;
+    const char *mode = strchr(argv[2], ':') != NULL ? strchr(argv[2], ':') + 1 : "own";
+    int library = strcmp(mode, "library") == 0, poll_pool = strcmp(mode, "poll") == 0;
+    unsigned int daemons = (library || poll_pool || threads < 2) ? 1 : threads;
+    unsigned int flags = (library ? MHD_USE_EPOLL_INTERNAL_THREAD : poll_pool ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_EPOLL)
+        | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    struct larder_daemon_options options = {
+        .thread_pool_size = (library || poll_pool) ? threads : 1,
+        .connection_timeout_seconds = 30,
+        .connection_limit = 4096,
+        .per_ip_connection_limit = 0,
+        // Larder's default; CEILING_MEMORY_LIMIT (bytes) tries another.
+        .connection_memory_limit = getenv("CEILING_MEMORY_LIMIT") != NULL ? (size_t)atol(getenv("CEILING_MEMORY_LIMIT")) : 32 * 1024,
+        .listen_backlog = 1024,
+        .reuse_address = daemons > 1,
+        .bind_address = (struct sockaddr *)&address,
+        // Several daemons count their connections together, as Larder's do.
+        .shared_limits = daemons > 1 ? larder_shared_limits_create(4096, 0) : NULL,
+    };
+    static struct larder_epoll_loop loops[64];
+    struct MHD_Daemon *daemon = NULL;
+    for (unsigned int i = 0; i < daemons && i < 64; i++) {
+        daemon = larder_start_daemon(flags, &options, answer, NULL);
+        if (daemon == NULL) {
+            fprintf(stderr, "ceiling: cannot listen on port %d\n", port);
+            return 1;
+        }
+        if (!library && !poll_pool && larder_epoll_loop_start(&loops[i], daemon) != 0) {
+            fprintf(stderr, "ceiling: cannot start a loop\n");
+            return 1;
+        }
+        // The next daemons bind the port the first one got (port 0).
+        larder_sockaddr_set_port((struct sockaddr *)&address, larder_daemon_port(daemon));
     }
-    printf("ceiling listening on http://127.0.0.1:%d with %u threads\n", port, threads);
+    printf("ceiling listening on http://127.0.0.1:%d with %u threads (%s)\n", port, threads, mode);
     fflush(stdout);
     pause();
-    MHD_stop_daemon(daemon);
     return 0;
 }

@@ -1,20 +1,26 @@
 """The idle and churn scenarios of `make bench`, also run alone with
-`python3 bench/bench.py --only idle,churn`.
+`python3 bench/bench.py --only idle,churn`, once per worker count (bench.py starts Larder with
+`--threads N` and nginx with `worker_processes N` for each N of BENCH_WORKERS).
 
-idle:  GET /rates with wrk while 0, 1,000 and 3,000 idle keep-alive connections are open to the
+idle:  GET /rates with wrk while 0 and 3,000 idle keep-alive connections are open to the
        same server (each opened, used for one request, then left alone), Larder against nginx
-       static serving the same bytes, in alternating rounds.
+       static serving the same bytes, in alternating rounds; every round's figure is printed, and
+       the ratios are taken round by round (Larder's round against nginx's next to it), so the
+       report gives their median, their worst round and their spread.
 churn: waves of 300 new connections (one request each, answered within 3 s or counted lost) while
-       wrk runs against the same server; lost connections counted over WAVES waves, RUNS runs.
-Environment: BENCH_IDLE_LEVELS (default 0,1000,3000), BENCH_CHURN_WAVES (200), BENCH_CHURN_RUNS (10)."""
+       wrk runs against the same server; lost connections counted over WAVES waves, RUNS runs,
+       the targets alternating run by run.
+Environment: BENCH_IDLE_LEVELS (default 0,3000), BENCH_CHURN_WAVES (100), BENCH_CHURN_RUNS (5)."""
 import os
 import socket
+import statistics
 import subprocess
 import time
 
-IDLE_LEVELS = [int(level) for level in os.environ.get("BENCH_IDLE_LEVELS", "0,1000,3000").split(",")]
-CHURN_WAVES = int(os.environ.get("BENCH_CHURN_WAVES", "200"))
-CHURN_RUNS = int(os.environ.get("BENCH_CHURN_RUNS", "10"))
+IDLE_LEVELS = [int(level) for level in os.environ.get("BENCH_IDLE_LEVELS", "0,3000").split(",")]
+CHURN_WAVES = int(os.environ.get("BENCH_CHURN_WAVES", "100"))
+CHURN_RUNS = int(os.environ.get("BENCH_CHURN_RUNS", "5"))
+
 WAVE = 300
 REQUEST_TIMEOUT = 3.0
 
@@ -100,19 +106,29 @@ def churn_run(port, path, waves):
     return lost, slowest, waves * WAVE / (time.monotonic() - began)
 
 
-def median(results, key):
-    values = sorted(figures[key] for figures in results)
-    middle = len(values) // 2
-    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+def spread(values):
+    """`median (worst … best)` of per-round figures, lowest first."""
+    return f"{statistics.median(values):.2f} ({min(values):.2f} … {max(values):.2f})"
 
 
-def run(targets, wrk, connections, rounds, scenarios):
-    """`targets`: name → (port, path, pids), Larder first; `wrk(address, pids)` runs one timed wrk;
-    `scenarios`: which of "idle" and "churn" to run. Returns the report's lines."""
-    lines = []
+def load_average():
+    with open("/proc/loadavg") as loadavg:
+        return loadavg.read().split()[0]
+
+
+def run(targets, wrk, connections, rounds, scenarios, workers):
+    """`targets`: name → (port, path, pids), Larder first, then "nginx static"; `wrk(address, pids)` runs
+    one timed wrk; `scenarios`: which of "idle" and "churn" to run; `workers`: Larder's threads and
+    nginx's worker processes, for the titles. Returns the report's lines and SPEC §7's checks, each
+    `(name, [per-round values], bound)`: met only when the median and the worst round both meet it."""
+    lines, checks = [], []
+    names = list(targets)
+    larder_name, nginx_name = names[0], "nginx static"
+    label = f"{workers} worker{'s' if workers > 1 else ''}"
     if "idle" in scenarios:
         results = {}
-        print(f"bench: GET /rates with {', '.join(f'{level:,}' for level in IDLE_LEVELS)} idle keep-alive connections", flush=True)
+        print(f"bench: {label}: GET /rates with {', '.join(f'{level:,}' for level in IDLE_LEVELS)} idle keep-alive "
+              "connections", flush=True)
         # Levels alternate inside each round like the targets, so drift on a shared machine hits all alike.
         for round_number in range(rounds):
             for level in IDLE_LEVELS:
@@ -121,49 +137,70 @@ def run(targets, wrk, connections, rounds, scenarios):
                     figures = wrk(f"http://127.0.0.1:{port}{path}", pids)
                     figures["idle_open"] = still_open(held)
                     figures["idle_failed"] = failed
+                    figures["load"] = load_average()
                     for connection in held:
                         connection.close()
                     results.setdefault((level, name), []).append(figures)
-                    print(f"  round {round_number + 1} {level:>5} idle {name:16} {figures['rate']:>10,.0f} req/s"
-                          f"  p99 {figures['p99']:.2f} ms  idle open {figures['idle_open']}/{level} (failed to open {failed})",
-                          flush=True)
+                    print(f"  {label} round {round_number + 1} {level:>5} idle {name:16} {figures['rate']:>10,.0f} req/s"
+                          f"  p99 {figures['p99']:.2f} ms  idle open {figures['idle_open']}/{level} (failed to open {failed})"
+                          f"  load {figures['load']}", flush=True)
                     time.sleep(0.5)  # the closed idle connections leave the server's table
-        lines += [f"### GET /rates (wrk -c{connections}) with idle keep-alive connections open", "",
-                  "| target | " + " | ".join(f"{level:,} idle" for level in IDLE_LEVELS) + " | ratio to own 0 idle |",
-                  "|---|" + "---:|" * (len(IDLE_LEVELS) + 1)]
-        for name in targets:
-            medians = [median(results[(level, name)], "rate") for level in IDLE_LEVELS]
-            lines.append(f"| {name} | " + " | ".join(f"{rate:,.0f}" for rate in medians)
-                         + f" | {medians[-1] / medians[0]:.2f} |")
-        names = list(targets)
-        top = IDLE_LEVELS[-1]
-        larder, nginx = median(results[(top, names[0])], "rate"), median(results[(top, "nginx static")], "rate")
-        own = median(results[(IDLE_LEVELS[0], names[0])], "rate")
-        lines += ["", f"Targets at {top:,} idle: Larder ≥ 0.9 × its own 0-idle rate: {larder / own:.2f} "
-                  f"({'met' if larder >= 0.9 * own else 'NOT met'}); ≥ 1.2 × nginx static: {larder / nginx:.2f} "
-                  f"({'met' if larder >= 1.2 * nginx else 'NOT met'})", ""]
+        lines += [f"### {label}: GET /rates (wrk -c{connections}) with idle keep-alive connections open", "",
+                  "Every round (req/s, p99 ms, load average):", "",
+                  "| idle | target | " + " | ".join(f"round {n + 1}" for n in range(rounds)) + " | median | worst | spread |",
+                  "|---|---|" + "---:|" * (rounds + 3)]
+        for level in IDLE_LEVELS:
+            for name in names:
+                runs = results[(level, name)]
+                rates = [run["rate"] for run in runs]
+                lines.append(f"| {level:,} | {name} | " + " | ".join(
+                    f"{run['rate']:,.0f} ({run['p99']:.2f} ms, {run['load']})" for run in runs)
+                    + f" | {statistics.median(rates):,.0f} | {min(rates):,.0f} | "
+                    f"{(max(rates) - min(rates)) / statistics.median(rates) * 100:.0f} % |")
+
+        def per_round(level, name, against_level, against, key="rate"):
+            return [mine[key] / theirs[key] for mine, theirs in
+                    zip(results[(level, name)], results[(against_level, against)])]
+        top, bottom = IDLE_LEVELS[-1], IDLE_LEVELS[0]
+        ratios = [
+            (f"{label}: GET /rates ≥ 1.2 × nginx static", per_round(bottom, larder_name, bottom, nginx_name), 1.2),
+            (f"{label}: GET /rates p99 ≤ nginx static's (Larder p99 / nginx p99)",
+             per_round(bottom, larder_name, bottom, nginx_name, "p99"), -1.0),
+            (f"{label}: {top:,} idle ≥ 1.2 × nginx static", per_round(top, larder_name, top, nginx_name), 1.2),
+            (f"{label}: {top:,} idle ≥ 0.9 × Larder's own {bottom} idle", per_round(top, larder_name, bottom, larder_name), 0.9),
+        ]
+        lines += ["", "Round-by-round ratios, median (worst … best):", ""]
+        lines += [f"- {name.split(': ', 1)[1]}: {spread(values)}" for name, values, _ in ratios]
+        lines.append("")
+        checks += ratios
     if "churn" in scenarios:
-        lines += [f"### Churn: {CHURN_WAVES} waves of {WAVE} new connections while wrk -c{connections} runs, "
-                  f"{CHURN_RUNS} runs (medians of the rates)", "",
-                  "| target | lost per run | slowest wave | new connections/s | wrk req/s during churn |",
-                  "|---|---|---:|---:|---:|"]
-        for name, (port, path, pids) in targets.items():
-            print(f"bench: churn against {name}", flush=True)
-            losses, slowest, rates, accepted = [], 0.0, [], []
-            for run_number in range(CHURN_RUNS):
+        lines += [f"### {label}: churn, {CHURN_WAVES} waves of {WAVE} new connections while wrk -c{connections} runs, "
+                  f"{CHURN_RUNS} runs per target, alternating", "",
+                  "| target | lost per run | slowest wave | new connections/s per run | wrk req/s during churn per run |",
+                  "|---|---|---:|---|---|"]
+        runs = {name: {"lost": [], "slowest": 0.0, "accepted": [], "rates": []} for name in names}
+        print(f"bench: {label}: churn", flush=True)
+        for run_number in range(CHURN_RUNS):
+            for name, (port, path, pids) in targets.items():
                 load = subprocess.Popen(["wrk", "-t1", f"-c{connections}", "-d3600s", f"http://127.0.0.1:{port}{path}"],
                                         stdout=subprocess.PIPE, text=True)
                 lost, run_slowest, per_second = churn_run(port, path, CHURN_WAVES)
                 load.send_signal(2)  # SIGINT: wrk prints its summary
                 out = load.communicate()[0]
                 rate = next((float(line.split()[1]) for line in out.splitlines() if line.startswith("Requests/sec")), 0.0)
-                losses.append(lost)
-                rates.append(rate)
-                accepted.append(per_second)
-                slowest = max(slowest, run_slowest)
-                print(f"  run {run_number + 1} {name:16} lost {lost}  slowest wave {run_slowest:.2f} s  "
-                      f"{per_second:,.0f} new connections/s  wrk {rate:,.0f} req/s", flush=True)
-            lines.append(f"| {name} | {', '.join(map(str, losses))} | {slowest:.2f} s | {sorted(accepted)[len(accepted) // 2]:,.0f} | "
-                         f"{sorted(rates)[len(rates) // 2]:,.0f} |")
-        lines.append("")
-    return lines
+                figures = runs[name]
+                figures["lost"].append(lost)
+                figures["rates"].append(rate)
+                figures["accepted"].append(per_second)
+                figures["slowest"] = max(figures["slowest"], run_slowest)
+                print(f"  {label} run {run_number + 1} {name:16} lost {lost}  slowest wave {run_slowest:.2f} s  "
+                      f"{per_second:,.0f} new connections/s  wrk {rate:,.0f} req/s  load {load_average()}", flush=True)
+        for name in names:
+            figures = runs[name]
+            lines.append(f"| {name} | {', '.join(map(str, figures['lost']))} | {figures['slowest']:.2f} s | "
+                         f"{', '.join(f'{value:,.0f}' for value in figures['accepted'])} | "
+                         f"{', '.join(f'{value:,.0f}' for value in figures['rates'])} |")
+        churn_ratios = [mine / theirs for mine, theirs in zip(runs[larder_name]["rates"], runs[nginx_name]["rates"]) if theirs]
+        lines += ["", f"wrk during churn, Larder / nginx static, run by run: {spread(churn_ratios)}", ""]
+        checks.append((f"{label}: churn: no connection lost (lost per run)", runs[larder_name]["lost"], "=0"))
+    return lines, checks

@@ -8,10 +8,13 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <unistd.h>
 #include <microhttpd.h>
 
@@ -28,6 +31,11 @@ struct larder_log_sink {
     void *context;
 };
 
+struct larder_shared_limits;
+static enum MHD_Result larder_shared_limits_admit(void *cls, const struct sockaddr *address, socklen_t length);
+static void larder_shared_limits_closed(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                        enum MHD_ConnectionNotificationCode code);
+
 /// The daemon options Larder sets, passed to MHD as one MHD_OPTION_ARRAY.
 struct larder_daemon_options {
     unsigned int thread_pool_size;
@@ -36,12 +44,17 @@ struct larder_daemon_options {
     unsigned int per_ip_connection_limit;
     size_t connection_memory_limit;
     unsigned int listen_backlog;
+    /// Nonzero: SO_REUSEPORT on the listening socket, so several daemons can listen on one port.
+    int reuse_address;
     const struct sockaddr *bind_address;
     MHD_RequestCompletedCallback completed;
     void *completed_context;
     void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection);
     void *uri_log_context;
     struct larder_log_sink *log_sink;
+    /// When set, the connection limits shared by several daemons (larder_shared_limits): the
+    /// daemon's own per-address limit is then off.
+    struct larder_shared_limits *shared_limits;
 };
 
 static void larder_mhd_log_trampoline(void *cls, const char *format, va_list ap) {
@@ -67,7 +80,7 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
                                                      const struct larder_daemon_options *o,
                                                      MHD_AccessHandlerCallback handler,
                                                      void *handler_context) {
-    struct MHD_OptionItem ops[16];
+    struct MHD_OptionItem ops[18];
     int i = 0;
     // The logger goes first, so libmicrohttpd reports problems with the later options through it.
     if (o->log_sink != NULL) {
@@ -75,7 +88,12 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
     }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)o->connection_timeout_seconds, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)o->connection_limit, NULL};
-    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)o->per_ip_connection_limit, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                                       (intptr_t)(o->shared_limits != NULL ? 0 : o->per_ip_connection_limit), NULL};
+    if (o->shared_limits != NULL) {
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)&larder_shared_limits_closed,
+                                           o->shared_limits};
+    }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->connection_memory_limit, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)o->listen_backlog, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1, NULL};
@@ -88,6 +106,9 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
         ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)o->thread_pool_size, NULL};
     }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&larder_unescape_identity, NULL};
+    if (o->reuse_address) {
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL};
+    }
     if (o->bind_address != NULL) {
         ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)o->bind_address};
     }
@@ -98,7 +119,8 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
         ops[i++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)o->uri_log, o->uri_log_context};
     }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+    MHD_AcceptPolicyCallback admit = o->shared_limits != NULL ? &larder_shared_limits_admit : NULL;
+    return MHD_start_daemon(flags, 0, admit, o->shared_limits, handler, handler_context,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 
@@ -124,6 +146,164 @@ static inline uint16_t larder_daemon_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
+/// The connection limit and the per-address limit across several daemons (one per loop, sharing
+/// a port through SO_REUSEPORT), which libmicrohttpd counts per daemon only. A connection is
+/// counted when admitted (libmicrohttpd's accept policy callback) and uncounted when closed
+/// (MHD_CONNECTION_NOTIFY_CLOSED). The addresses are an open-addressing table, linear probing,
+/// deletion by backward shift, sized for the connection limit (each counted address holds one).
+struct larder_shared_limits {
+    pthread_mutex_t lock;
+    unsigned int total;
+    unsigned int limit;
+    unsigned int per_address_limit;
+    size_t mask;  // the table's size - 1, a power of two past twice the limit
+    struct larder_address_count {
+        unsigned char address[16];  // IPv4 in the first 4 bytes; count 0: free
+        unsigned char length;
+        unsigned int count;
+    } *table;
+};
+
+/// A table for `limit` connections, `per_address_limit` from one address (0: no such limit); NULL without memory.
+static inline struct larder_shared_limits *larder_shared_limits_create(unsigned int limit, unsigned int per_address_limit) {
+    struct larder_shared_limits *limits = calloc(1, sizeof *limits);
+    if (limits == NULL) return NULL;
+    size_t size = 16;
+    while (size < (size_t)limit * 2) size *= 2;
+    limits->table = calloc(size, sizeof *limits->table);
+    if (limits->table == NULL) {
+        free(limits);
+        return NULL;
+    }
+    limits->mask = size - 1;
+    limits->limit = limit;
+    limits->per_address_limit = per_address_limit;
+    pthread_mutex_init(&limits->lock, NULL);
+    return limits;
+}
+
+/// Frees the table, once every daemon using it has stopped.
+static inline void larder_shared_limits_destroy(struct larder_shared_limits *limits) {
+    pthread_mutex_destroy(&limits->lock);
+    free(limits->table);
+    free(limits);
+}
+
+/// The address's bytes (IPv4, or IPv6 as it is), the key; 0 for another family.
+static inline unsigned char larder_address_key(const struct sockaddr *address, unsigned char key[16]) {
+    if (address->sa_family == AF_INET) {
+        memcpy(key, &((const struct sockaddr_in *)address)->sin_addr, 4);
+        return 4;
+    }
+    if (address->sa_family == AF_INET6) {
+        memcpy(key, &((const struct sockaddr_in6 *)address)->sin6_addr, 16);
+        return 16;
+    }
+    return 0;
+}
+
+/// The slot holding the key, or the free slot where it would go. Called under the lock.
+static inline size_t larder_shared_limits_slot(const struct larder_shared_limits *limits, const unsigned char *key,
+                                               unsigned char length) {
+    uint32_t hash = 2166136261u;  // FNV-1a
+    for (unsigned char i = 0; i < length; i++) hash = (hash ^ key[i]) * 16777619u;
+    size_t slot = hash & limits->mask;
+    while (limits->table[slot].count != 0
+           && (limits->table[slot].length != length || memcmp(limits->table[slot].address, key, length) != 0)) {
+        slot = (slot + 1) & limits->mask;
+    }
+    return slot;
+}
+
+static inline size_t larder_shared_limits_home(const struct larder_shared_limits *limits, size_t slot) {
+    uint32_t hash = 2166136261u;
+    for (unsigned char i = 0; i < limits->table[slot].length; i++) hash = (hash ^ limits->table[slot].address[i]) * 16777619u;
+    return hash & limits->mask;
+}
+
+static enum MHD_Result larder_shared_limits_admit(void *cls, const struct sockaddr *address, socklen_t length) {
+    (void)length;
+    struct larder_shared_limits *limits = (struct larder_shared_limits *)cls;
+    unsigned char key[16];
+    unsigned char key_length = larder_address_key(address, key);
+    enum MHD_Result admitted = MHD_NO;
+    pthread_mutex_lock(&limits->lock);
+    if (limits->total < limits->limit) {
+        if (key_length == 0) {
+            limits->total++;
+            admitted = MHD_YES;
+        } else {
+            size_t slot = larder_shared_limits_slot(limits, key, key_length);
+            struct larder_address_count *entry = &limits->table[slot];
+            if (limits->per_address_limit == 0 || entry->count < limits->per_address_limit) {
+                if (entry->count == 0) {
+                    memcpy(entry->address, key, key_length);
+                    entry->length = key_length;
+                }
+                entry->count++;
+                limits->total++;
+                admitted = MHD_YES;
+            }
+        }
+    }
+    pthread_mutex_unlock(&limits->lock);
+    return admitted;
+}
+
+static void larder_shared_limits_closed(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                        enum MHD_ConnectionNotificationCode code) {
+    (void)socket_context;
+    if (code != MHD_CONNECTION_NOTIFY_CLOSED) return;
+    struct larder_shared_limits *limits = (struct larder_shared_limits *)cls;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    unsigned char key[16];
+    unsigned char key_length = info == NULL || info->client_addr == NULL ? 0 : larder_address_key(info->client_addr, key);
+    pthread_mutex_lock(&limits->lock);
+    if (limits->total > 0) limits->total--;
+    if (key_length != 0) {
+        size_t slot = larder_shared_limits_slot(limits, key, key_length);
+        if (limits->table[slot].count > 1) {
+            limits->table[slot].count--;
+        } else if (limits->table[slot].count == 1) {
+            // Backward-shift deletion: later entries of the probe run move into the gap.
+            limits->table[slot].count = 0;
+            size_t gap = slot, next = (slot + 1) & limits->mask;
+            while (limits->table[next].count != 0) {
+                size_t home = larder_shared_limits_home(limits, next);
+                // Movable unless its home lies cyclically in (gap, next].
+                if (((next - home) & limits->mask) >= ((next - gap) & limits->mask)) {
+                    limits->table[gap] = limits->table[next];
+                    limits->table[next].count = 0;
+                    gap = next;
+                }
+                next = (next + 1) & limits->mask;
+            }
+        }
+    }
+    pthread_mutex_unlock(&limits->lock);
+}
+
+/// 0 when nothing listens on the address, else the errno of binding it (EADDRINUSE). Daemons that
+/// share a port with SO_REUSEPORT would join another process's group on it instead of failing:
+/// this bind, without SO_REUSEPORT, fails while any socket listens there. SO_REUSEADDR as
+/// libmicrohttpd sets it, so connections of a stopped server left in TIME_WAIT do not count.
+static inline int larder_address_is_free(const struct sockaddr *address) {
+    socklen_t length = address->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    int probe = socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (probe < 0) return errno;
+    int on = 1;
+    setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (address->sa_family == AF_INET6) setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    int failed = bind(probe, address, length) == 0 ? 0 : errno;
+    close(probe);
+    return failed;
+}
+
+/// Sets the port of an IPv4 or IPv6 socket address (the same offset in both).
+static inline void larder_sockaddr_set_port(struct sockaddr *address, uint16_t port) {
+    ((struct sockaddr_in *)address)->sin_port = htons(port);
+}
+
 /// The thread that drives a daemon started with MHD_USE_EPOLL (no internal thread). The blocking
 /// wait is ours: libmicrohttpd's own MHD_epoll() computes its timeout once and, when an epoll_wait
 /// returns exactly 128 events, waits again with that full timeout while the 128 connections it
@@ -134,8 +314,12 @@ struct larder_epoll_loop {
     pthread_t thread;
 };
 
+// glibc declares it only under _GNU_SOURCE, which an includer may have left undefined.
+extern int pthread_setname_np(pthread_t thread, const char *name);
+
 static void *larder_epoll_loop_main(void *argument) {
     struct larder_epoll_loop *loop = (struct larder_epoll_loop *)argument;
+    pthread_setname_np(pthread_self(), "larder-http");  // in top -H and perf, not the creator's name
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(loop->daemon, MHD_DAEMON_INFO_EPOLL_FD);
     struct pollfd fds[2] = {{.fd = info->epoll_fd, .events = POLLIN}, {.fd = loop->wake_fd, .events = POLLIN}};
     for (;;) {

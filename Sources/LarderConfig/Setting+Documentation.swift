@@ -43,7 +43,7 @@ extension Setting {
         case .allowedHosts:
             (nil, "the `Host` names answered, against DNS rebinding: a comma list of `name`, `name:port`, `.domain` (it and its subdomains), `[v6]`, `ip-literals` or `*`; unset, bound to loopback: `localhost`, `127.0.0.1`, `[::1]` and `ip-literals`, bound elsewhere: `*` (with a log line recommending the flag)")
         case .threads:
-            ("auto", "HTTP server threads: `auto` is one per usable core but one, at least 1 and at most \(ThreadCount.autoCap); a number fixes it")
+            ("auto", "HTTP server threads, each an epoll loop sharing the port: `auto` is one per usable core, at most \(ThreadCount.autoCap); a number fixes it")
         case .logLevel:
             ("info", Self.choices(Logger.Level.allCases.map(\.rawValue)) + "; `debug` adds one access-log line per request")
         case .logFormat: ("text", Self.choices(LogFormat.allCases.map(\.rawValue)) + " (one object per line); logs go to standard error")

@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
     var documentsTTL: String?
     @Option(name: .customLong("admin-token"), help: "Bearer token required by POST routes (default: none required).")
     var adminToken: String?
-    @Option(name: .customLong("threads"), help: "HTTP server threads: auto (default: one per core but one, at least 1, at most \(ThreadCount.autoCap)) or a count.")
+    @Option(name: .customLong("threads"), help: "HTTP server threads, each an epoll loop: auto (default: one per core, at most \(ThreadCount.autoCap)) or a count.")
     var threads: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default info).")
     var logLevel: String?

@@ -115,8 +115,8 @@ struct ConfigurationTests {
         #expect(try Configuration.resolve(flags: [.threads: raw], environment: [:]).threads == expected)
     }
 
-    /// `auto`: one thread per usable core but one, at least one, at most the cap.
-    @Test(arguments: [(0, 1), (1, 1), (2, 1), (3, 2), (8, 7), (64, ThreadCount.autoCap)])
+    /// `auto`: one thread per usable core, at least one, at most the cap.
+    @Test(arguments: [(0, 1), (1, 1), (2, 2), (3, 3), (8, 8), (200, ThreadCount.autoCap)])
     func autoThreadsFollowTheCores(cores: Int, threads: Int) {
         #expect(ThreadCount.auto.resolved(cores: cores) == threads)
         #expect(ThreadCount.fixed(3).resolved(cores: cores) == 3)

@@ -41,6 +41,10 @@ struct BindAddress: @unchecked Sendable {
         UnsafeRawPointer(storage).assumingMemoryBound(to: sockaddr.self)
     }
 
+    var mutableSockaddrPointer: UnsafeMutablePointer<sockaddr> {
+        UnsafeMutableRawPointer(storage).assumingMemoryBound(to: sockaddr.self)
+    }
+
     func deallocate() {
         storage.deallocate()
     }

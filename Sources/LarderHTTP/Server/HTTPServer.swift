@@ -3,16 +3,18 @@ import Glibc
 public import Logging
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: one thread or a thread pool, a router, suspend/resume for
+/// An HTTP/1.1 server on libmicrohttpd: one epoll loop per thread, a router, suspend/resume for
 /// handlers that `await`, and a graceful stop.
 ///
-/// One thread (the default) runs libmicrohttpd's epoll from Larder's own loop
-/// (`larder_epoll_loop` in the shim), so idle keep-alive connections cost nothing per turn. Not
-/// libmicrohttpd's internal epoll thread: its MHD_epoll() waits again with the full timeout after
-/// a batch of exactly 128 events, leaving those 128 unserved until the next event or the connection
-/// timeout (bench/epoll-churn.c); driven with a zero timeout it never sleeps. A pool (threads > 1)
-/// stays on libmicrohttpd's poll(2) threads, which share the connection and per-address limits but
-/// walk every open connection each turn.
+/// Each thread is Larder's own epoll loop (`larder_epoll_loop` in the shim) driving a daemon of its
+/// own, so idle keep-alive connections cost nothing per turn. With `threads` > 1 the daemons'
+/// listening sockets share the port through SO_REUSEPORT, so the kernel spreads new connections
+/// evenly over the loops, and count their connections together against the connection and
+/// per-address limits (`larder_shared_limits`: libmicrohttpd counts per daemon). Not libmicrohttpd's
+/// own epoll threads: unpatched, its MHD_epoll() waits again with the full timeout after a batch of
+/// exactly 128 events (bench/epoll-churn.c); patched, its pool shares one listening socket and
+/// whichever thread wakes first takes a burst of new connections, so a pool of two often served on
+/// one core (docs/architecture.md, "Threads").
 public final class HTTPServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let router: Router
@@ -27,11 +29,14 @@ public final class HTTPServer: @unchecked Sendable {
 
     // Raw libmicrohttpd pointers, only touched under `state`'s lock.
     struct Running: @unchecked Sendable {
-        var daemon: OpaquePointer?
+        /// One daemon per loop; several share the port.
+        var daemons: [OpaquePointer] = []
         var address: BindAddress?
         var logSink: UnsafeMutablePointer<larder_log_sink>?
-        /// Larder's epoll loop, when one thread drives the daemon.
-        var loop: UnsafeMutablePointer<larder_epoll_loop>?
+        /// Larder's epoll loops, one per daemon.
+        var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
+        /// The connection limits the daemons share, when there are several.
+        var sharedLimits: UnsafeMutablePointer<larder_shared_limits>?
         var port = 0
         var stopping = false
         /// Requests whose connection is suspended while their handler runs.
@@ -86,48 +91,71 @@ public final class HTTPServer: @unchecked Sendable {
         let sink = UnsafeMutablePointer<larder_log_sink>.allocate(capacity: 1)
         let this = Unmanaged.passRetained(self)
         sink.initialize(to: larder_log_sink(fn: larderMHDLog, context: this.toOpaque()))
-        let ownLoop = configuration.threads <= 1
+        // One daemon per loop, each loop one thread.
+        let daemons = max(1, configuration.threads)
         // MHD_USE_ITC: a resume from a handler's task wakes the loop's wait.
-        var flags = (ownLoop ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL_INTERNAL_THREAD.rawValue)
+        var flags = MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         var options = larder_daemon_options(
-            thread_pool_size: UInt32(max(1, configuration.threads)),
+            thread_pool_size: 1,
             connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
             connection_limit: UInt32(configuration.maxConnections),
             per_ip_connection_limit: UInt32(configuration.maxConnectionsPerIP),
             connection_memory_limit: configuration.connectionMemoryLimit,
             listen_backlog: UInt32(configuration.listenBacklog),
+            reuse_address: daemons > 1 ? 1 : 0,
             bind_address: address.sockaddrPointer,
             completed: larderRequestCompleted,
             completed_context: this.toOpaque(),
             uri_log: larderURILog,
             uri_log_context: this.toOpaque(),
-            log_sink: sink
+            log_sink: sink,
+            // Several daemons count their connections together, not each its own.
+            shared_limits: daemons > 1
+                ? larder_shared_limits_create(UInt32(configuration.maxConnections), UInt32(configuration.maxConnectionsPerIP))
+                : nil
         )
-        do {
+        do throws(HTTPServerError) {
             try state.withLock { running throws(HTTPServerError) in
-                guard running.daemon == nil, !running.stopping else { throw .alreadyStarted }
-                guard let daemon = larder_start_daemon(flags, &options, larderAccessHandler, this.toOpaque()) else {
-                    throw .cannotListen(
-                        host: configuration.host, port: configuration.port,
-                        reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
-                }
-                var loop: UnsafeMutablePointer<larder_epoll_loop>?
-                if ownLoop {
-                    let started = UnsafeMutablePointer<larder_epoll_loop>.allocate(capacity: 1)
-                    let failed = larder_epoll_loop_start(started, daemon)
+                guard running.daemons.isEmpty, !running.stopping else { throw .alreadyStarted }
+                // Sockets sharing a port would join another server's on it rather than fail.
+                if daemons > 1, configuration.port != 0 {
+                    let failed = larder_address_is_free(address.sockaddrPointer)
                     guard failed == 0 else {
-                        started.deallocate()
-                        MHD_stop_daemon(daemon)
                         throw .cannotListen(
-                            host: configuration.host, port: configuration.port,
-                            reason: "cannot start the server thread: \(String(cString: strerror(failed)))")
+                            host: configuration.host, port: configuration.port, reason: String(cString: strerror(failed)))
                     }
-                    loop = started
+                }
+                var started: [OpaquePointer] = []
+                var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
+                do throws(HTTPServerError) {
+                    for _ in 0..<daemons {
+                        guard let daemon = larder_start_daemon(flags, &options, larderAccessHandler, this.toOpaque()) else {
+                            throw HTTPServerError.cannotListen(
+                                host: configuration.host, port: configuration.port,
+                                reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
+                        }
+                        started.append(daemon)
+                        // The next daemons bind the port the first one got (`--port 0`).
+                        larder_sockaddr_set_port(address.mutableSockaddrPointer, larder_daemon_port(daemon))
+                        let loop = UnsafeMutablePointer<larder_epoll_loop>.allocate(capacity: 1)
+                        let failed = larder_epoll_loop_start(loop, daemon)
+                        guard failed == 0 else {
+                            loop.deallocate()
+                            throw HTTPServerError.cannotListen(
+                                host: configuration.host, port: configuration.port,
+                                reason: "cannot start the server thread: \(String(cString: strerror(failed)))")
+                        }
+                        loops.append(loop)
+                    }
+                } catch {
+                    Self.stop(loops: loops, daemons: started)
+                    throw error
                 }
                 running = Running(
-                    daemon: daemon, address: address, logSink: sink, loop: loop, port: Int(larder_daemon_port(daemon)))
+                    daemons: started, address: address, logSink: sink, loops: loops, sharedLimits: options.shared_limits,
+                    port: Int(larder_daemon_port(started[0])))
             }
             if hostsOpenByDefault {
                 logger.notice("""
@@ -136,6 +164,8 @@ public final class HTTPServer: @unchecked Sendable {
                     """)
             }
         } catch {
+            // Not started: the daemons that were are stopped, so nothing counts with it any more.
+            if let limits = options.shared_limits { larder_shared_limits_destroy(limits) }
             address.deallocate()
             sink.deallocate()
             this.release()
@@ -143,11 +173,20 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Ends the loops (joining their threads), then stops the daemons, which close their connections.
+    private static func stop(loops: [UnsafeMutablePointer<larder_epoll_loop>], daemons: [OpaquePointer]) {
+        for loop in loops {
+            larder_epoll_loop_stop(loop)
+            loop.deallocate()
+        }
+        for daemon in daemons { MHD_stop_daemon(daemon) }
+    }
+
     /// Turns new requests away (503), lets requests in flight finish for up to `drainTimeout`,
     /// answers still-suspended requests with 503, then closes every connection and joins the threads.
     public func stop(drainTimeout: Duration? = nil) async {
         let started: Bool = state.withLock { running in
-            guard !running.stopping, running.daemon != nil else { return false }
+            guard !running.stopping, !running.daemons.isEmpty else { return false }
             running.stopping = true
             return true
         }
@@ -161,12 +200,9 @@ public final class HTTPServer: @unchecked Sendable {
             defer { running = Running(stopping: true) }
             return running
         }
-        // The loop ends first: MHD_stop_daemon then closes the connections on this thread.
-        if let loop = running.loop {
-            larder_epoll_loop_stop(loop)
-            loop.deallocate()
-        }
-        if let daemon = running.daemon { MHD_stop_daemon(daemon) }
+        // The loops end first: MHD_stop_daemon then closes the connections on this thread.
+        Self.stop(loops: running.loops, daemons: running.daemons)
+        if let limits = running.sharedLimits { larder_shared_limits_destroy(limits) }
         running.address?.deallocate()
         running.logSink?.deallocate()
         // Balances the retain taken in `start` for libmicrohttpd's callbacks.

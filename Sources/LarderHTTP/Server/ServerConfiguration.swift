@@ -4,7 +4,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// 0 binds an ephemeral port; `HTTPServer.port` tells which.
     public var port: Int = 8080
-    /// 1 is Larder's own epoll loop, more a pool of libmicrohttpd's poll(2) threads (see `HTTPServer`).
+    /// How many epoll loops serve, each on a thread of its own, sharing the port (see `HTTPServer`).
     public var threads: Int = 1
     /// A connection idle or stalled this long is closed (slowloris).
     public var connectionTimeoutSeconds: Int = 30
