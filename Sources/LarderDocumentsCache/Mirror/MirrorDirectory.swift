@@ -111,18 +111,11 @@ struct MirrorDirectory: Sendable {
         if !page.isEmpty { try body(page) }
     }
 
-    /// Makes every file written and renamed in the mirror so far survive a crash, bytes and names:
-    /// one `syncfs` for a whole batch, where each file's `fsync` and the directory's would each wait
-    /// for a journal commit (and block a thread of the cooperative pool while they do).
-    func syncFiles() throws {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw MirrorError("cannot open the documents directory: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        guard FileSystemSync.sync(descriptor) == 0 else {
-            throw MirrorError("cannot sync the documents' file system: \(String(cString: strerror(errno)))")
-        }
+    /// Makes `fileNames`, written and renamed into the mirror, survive a power cut, bytes and names:
+    /// each file's `fdatasync` (several at once), then the directory's `fsync`. Only these files'
+    /// bytes are written back, not the rest of the file system's (`FileSystemSync`).
+    func syncFiles(_ fileNames: [String]) throws {
+        try FileSystemSync.sync(fileNames, in: path)
     }
 }
 
