@@ -64,6 +64,19 @@ struct DurableCommitTests {
         }
     }
 
+    @Test func othersUnwrittenBytesPastTheLimitMakeEachFileSyncAlone() {
+        let own = 1 << 20
+        #expect(FileSystemSync.way(ownBytes: own, unwritten: own + 2 << 20) == .wholeFileSystem)
+        #expect(FileSystemSync.way(ownBytes: own, unwritten: own + FileSystemSync.othersLimit) == .wholeFileSystem)
+        #expect(FileSystemSync.way(ownBytes: own, unwritten: own + FileSystemSync.othersLimit + 1) == .eachFile)
+        #expect(FileSystemSync.way(ownBytes: own, unwritten: 100 << 20) == .eachFile)
+        #expect(FileSystemSync.way(ownBytes: own, unwritten: nil) == .eachFile, "unknown: never anyone else's bytes")
+        let meminfo = "MemTotal:       24684092 kB\nDirty:              2048 kB\nWriteback:           512 kB\n"
+        #expect(UnwrittenBytes.parse(meminfo) == 2560 * 1024)
+        #expect(UnwrittenBytes.parse("MemTotal: 1 kB\n") == nil)
+        #expect(UnwrittenBytes.now() != nil, "this kernel's /proc/meminfo has Dirty and Writeback")
+    }
+
     @Test func aBatchSyncsOnlyItsOwnFiles() throws {
         try withTemporaryDirectory { folder in
             // A file of someone else's in the same directory stays dirty; the batch's are written back.
@@ -74,7 +87,7 @@ struct DurableCommitTests {
             guard PageCacheState.of(folder + "/other")?.isClean == false else {
                 return  // no cachestat, or the kernel wrote it back already: nothing to tell apart
             }
-            try FileSystemSync.sync(own, in: folder)
+            try FileSystemSync.syncEach(own, in: folder)
             for name in own {
                 #expect(PageCacheState.of(folder + "/" + name)?.isClean == true, "\(name) written back")
             }
@@ -85,7 +98,7 @@ struct DurableCommitTests {
     @Test func aMissingFileFailsTheBatch() throws {
         try withTemporaryDirectory { folder in
             try writeUnsynced(folder + "/present~1", count: 1)
-            #expect(throws: MirrorError.self) { try FileSystemSync.sync(["present~1", "missing~2"], in: folder) }
+            #expect(throws: MirrorError.self) { try FileSystemSync.syncEach(["present~1", "missing~2"], in: folder) }
         }
     }
 }

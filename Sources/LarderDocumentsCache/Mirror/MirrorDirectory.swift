@@ -111,11 +111,10 @@ struct MirrorDirectory: Sendable {
         if !page.isEmpty { try body(page) }
     }
 
-    /// Makes `fileNames`, written and renamed into the mirror, survive a power cut, bytes and names:
-    /// each file's `fdatasync` (several at once), then the directory's `fsync`. Only these files'
-    /// bytes are written back, not the rest of the file system's (`FileSystemSync`).
-    func syncFiles(_ fileNames: [String]) throws {
-        try FileSystemSync.sync(fileNames, in: path)
+    /// Makes `fileNames` (`bytes` in all), written and renamed into the mirror, survive a power cut,
+    /// bytes and names, paying for little or none of other processes' writes (`FileSystemSync`).
+    func syncFiles(_ fileNames: [String], bytes: Int) throws {
+        try FileSystemSync.sync(fileNames, ownBytes: bytes, in: path)
     }
 }
 

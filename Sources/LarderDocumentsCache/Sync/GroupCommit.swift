@@ -4,9 +4,9 @@ import LarderStore
 import Logging
 import Synchronization
 
-/// Makes verified downloads durable in batches: their renames, their files' `fdatasync`s side by side,
-/// one directory `fsync` and one SQLite transaction per batch instead of a directory fsync and a commit
-/// per document (`FileSystemSync`). A batch commits when it holds `batchSize` downloads,
+/// Makes verified downloads durable in batches: their renames, one sync of their bytes and names
+/// (`FileSystemSync`: `syncfs`, or each file's `fdatasync` when others have much unwritten) and one
+/// SQLite transaction per batch instead of an fsync, a directory fsync and a commit per document. A batch commits when it holds `batchSize` downloads,
 /// when its oldest has waited `maxDelay` (so a slow sync still shows progress), or when the sync ends.
 /// A commit waits for the disk, so it runs off the cooperative pool (`OffPool`), its caller suspended.
 ///
@@ -144,9 +144,9 @@ final class GroupCommit: Sendable {
             }
         }
         do {
-            let written = placed.filter { $0.temporary != nil }.map(\.file.fileName)
-            if !written.isEmpty { try mirror.syncFiles(written) }
-            beforeStoreCommit.withLock { $0 }?(written)
+            let written = placed.filter { $0.temporary != nil }.map(\.file)
+            if !written.isEmpty { try mirror.syncFiles(written.map(\.fileName), bytes: written.reduce(0) { $0 + $1.size }) }
+            beforeStoreCommit.withLock { $0 }?(written.map(\.fileName))
             try store.commitDocumentFiles(placed.map(\.file))
             for staged in placed {
                 state.setFile(staged.file)
