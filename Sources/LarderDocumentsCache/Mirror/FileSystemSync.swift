@@ -23,7 +23,7 @@ enum FileSystemSync {
     }
 
     /// The most of other processes' unwritten bytes a batch writes back with `syncfs`.
-    static let othersLimit = 64 * 1024 * 1024
+    static let othersLimit = 128 * 1024 * 1024
     /// `fdatasync`s at once. Disk waits, not CPU: more than the cores pays off.
     static let width = 16
 
