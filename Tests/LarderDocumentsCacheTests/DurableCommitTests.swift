@@ -69,7 +69,7 @@ struct DurableCommitTests {
         #expect(FileSystemSync.way(ownBytes: own, unwritten: own + 2 << 20) == .wholeFileSystem)
         #expect(FileSystemSync.way(ownBytes: own, unwritten: own + FileSystemSync.othersLimit) == .wholeFileSystem)
         #expect(FileSystemSync.way(ownBytes: own, unwritten: own + FileSystemSync.othersLimit + 1) == .eachFile)
-        #expect(FileSystemSync.way(ownBytes: own, unwritten: 400 << 20) == .eachFile)
+        #expect(FileSystemSync.way(ownBytes: own, unwritten: 200 << 20) == .eachFile)
         #expect(FileSystemSync.way(ownBytes: own, unwritten: nil) == .eachFile, "unknown: never anyone else's bytes")
         let meminfo = "MemTotal:       24684092 kB\nDirty:              2048 kB\nWriteback:           512 kB\n"
         #expect(UnwrittenBytes.parse(meminfo) == 2560 * 1024)

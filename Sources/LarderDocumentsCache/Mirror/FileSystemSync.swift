@@ -11,8 +11,8 @@ import Synchronization
 /// - each file's own `fdatasync`, `width` at once on threads of their own, then one `fsync` of the
 ///   directory (the renames): only Larder's bytes, but a flush per file (the block layer merges the
 ///   flushes that arrive together, not all of them).
-/// On the build machine a batch of 256 costs some 50 ms with `syncfs` and 150 ms file by file, and
-/// `syncfs` writes others' bytes at about 1.7 GB/s: it stays the cheaper way up to some 170 MB of
+/// On the build machine a batch of 256 costs some 13 ms with `syncfs` and 40–70 ms file by file, and
+/// `syncfs` writes others' bytes at about 1.6 GB/s: it stays the cheaper way up to some 45–90 MB of
 /// theirs. Past `othersLimit` each file is synced on its own, so however much someone else writes,
 /// it costs the batch nothing. docs/performance.md#durable-commits has the measurements.
 enum FileSystemSync {
@@ -23,7 +23,7 @@ enum FileSystemSync {
     }
 
     /// The most of other processes' unwritten bytes a batch writes back with `syncfs`.
-    static let othersLimit = 128 * 1024 * 1024
+    static let othersLimit = 64 * 1024 * 1024
     /// `fdatasync`s at once. Disk waits, not CPU: more than the cores pays off.
     static let width = 16
 
