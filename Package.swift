@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "larder",
-    // Linux only: the server, the store and the tools import Glibc, read /proc and use epoll and syncfs
+    // Linux only: the server, the store and the tools import Glibc, read /proc and use epoll and fdatasync
     // (docs/architecture.md#platform). No `platforms:` entry claims otherwise.
     products: [
         .executable(name: "larder", targets: ["larder"]),

@@ -10,6 +10,11 @@ first sync  Larder from an empty cache, spawn until its log says the sync ended 
             `wget -q -i urls.txt -P dir` (one process, one keep-alive connection, no fsync) and
             `aria2c -j16 -i urls.txt -d dir`, in alternating runs (Larder, wget, aria2c, Larder, …),
             medians; Larder's resident memory right after the sync, and its peak during it.
+beside a    the first sync again, Larder and `wget -i` alternating, while another process
+writer      (bench/steady_writer.py) writes BENCH_MIRROR_WRITER_MIB MiB steadily at
+            BENCH_MIRROR_WRITER_RATE MiB/s into the same file system, and never syncs: its dirty pages wait
+            for the kernel's writeback. It starts a second before each timed run and stops after it. What
+            this measures: whether Larder's durability waits for someone else's bytes.
 warm start  the release binary spawned on the cache the last sync left, until `/ready` answers 200
             (polled every millisecond): 5 starts, median.
 serving     one more start on that cache: once ready and its own sync of the index is done, one
@@ -19,7 +24,9 @@ A sync that does not finish (an index refused, downloads failing, too slow) is r
 error `/status` gives, and ends that N only, not the bench.
 
 Environment: BENCH_MIRROR_COUNTS (default 1000,10000,30000,100000), BENCH_MIRROR_RUNS (first syncs per
-tool where N ≤ 10,000, default 5; one above), BENCH_MIRROR_SERVE_SECONDS (wrk's run, default 10),
+tool where N ≤ 10,000, default 5; one above), BENCH_MIRROR_WRITER_COUNTS (the counts also run beside a
+writer, default 10000), BENCH_MIRROR_WRITER_MIB (default 100), BENCH_MIRROR_WRITER_RATE (MiB/s, default
+25), BENCH_MIRROR_SERVE_SECONDS (wrk's run, default 10),
 BENCH_MIRROR_QUIET_WAIT (seconds to wait, before each timed run, for others' builds, tests, wrk or
 browsers to end; default 0: such runs are only named in the report). With the default counts it takes
 about 10 minutes on the 2-core machine, half of it at 100,000, and leaves some 700,000 files (3 GB) in
@@ -31,12 +38,17 @@ import shutil
 import statistics
 import string
 import subprocess
+import sys
 import time
 
 COUNTS = [int(count) for count in os.environ.get("BENCH_MIRROR_COUNTS", "1000,10000,30000,100000").split(",")]
 RUNS = int(os.environ.get("BENCH_MIRROR_RUNS", "5"))
 SERVE_SECONDS = int(os.environ.get("BENCH_MIRROR_SERVE_SECONDS", "10"))
 QUIET_WAIT = int(os.environ.get("BENCH_MIRROR_QUIET_WAIT", "0"))
+WRITER_COUNTS = [int(count) for count in os.environ.get("BENCH_MIRROR_WRITER_COUNTS", "10000").split(",") if count]
+WRITER_MIB = int(os.environ.get("BENCH_MIRROR_WRITER_MIB", "100"))
+WRITER_RATE = float(os.environ.get("BENCH_MIRROR_WRITER_RATE", "25"))
+WRITER_TOOLS = ["larder", "wget"]
 STARTS = 5
 SIZES = (1024, 4096)
 SERVED = 8
@@ -201,18 +213,31 @@ class Mirror:
             return {"error": f"exit status {done.returncode}, {got:,} files; {done.stderr.decode(errors='replace')[-200:]}"}
         return {"seconds": seconds}
 
-    def first_syncs(self, count, urls):
-        """Alternating runs of every tool: ({tool: [result, …]}, the cache of the last whole Larder sync)."""
+    def start_writer(self):
+        """The steady writer of the "beside a writer" runs, given a second to be writing before the run."""
+        writer = self.bench.processes.start("mirror-writer", [
+            sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "steady_writer.py"),
+            os.path.join(self.root, "writer.bin"), str(WRITER_MIB), str(WRITER_RATE)])
+        time.sleep(1)
+        return writer
+
+    def first_syncs(self, count, urls, writer=False):
+        """Alternating runs of every tool (Larder and wget alone beside a writer): ({tool: [result, …]},
+        the cache of the last whole Larder sync)."""
         cache = None
-        results = {tool: [] for tool in TOOLS}
+        tools = WRITER_TOOLS if writer else TOOLS
+        beside = " beside a writer" if writer else ""
+        results = {tool: [] for tool in tools}
         for run in range(runs_for(count)):
-            for tool in TOOLS:
+            for tool in tools:
                 # A folder of its own for every run, and nothing deleted until the bench ends: ext4 without
                 # a journal (this machine's) skips inodes freed in the last 30 s at every file it creates,
                 # which made whichever run followed a deletion of thousands of files pay for it.
-                folder = os.path.join(self.root, f"{tool}-{count}-{run + 1}")
-                what = f"{count:,} documents, first sync run {run + 1}, {tool}"
+                folder = os.path.join(self.root, f"{tool}-{count}-{run + 1}{'-writer' if writer else ''}")
+                what = f"{count:,} documents, first sync{beside} run {run + 1}, {tool}"
                 self.quiet(what)
+                if writer:
+                    self.start_writer()
                 if tool == "larder":
                     result = self.larder_sync(count, folder)
                     self.ran_alone(what)
@@ -222,9 +247,10 @@ class Mirror:
                 else:
                     result = self.tool_sync(tool, count, urls, folder)
                     self.ran_alone(what)
+                self.bench.processes.stop("mirror-writer")
                 results[tool].append(result)
                 shown = f"{result['seconds']:.2f} s" if "seconds" in result else result["error"]
-                print(f"  {count:,} documents, run {run + 1}: {tool:6} {shown}", flush=True)
+                print(f"  {count:,} documents{beside}, run {run + 1}: {tool:6} {shown}", flush=True)
         return results, cache
 
     def warm_starts(self, count, cache):
@@ -287,6 +313,8 @@ class Mirror:
             urls, index_bytes = self.write_data(count)
             syncs, cache = self.first_syncs(count, urls)
             figure = {"index": index_bytes, "syncs": syncs}
+            if count in WRITER_COUNTS:
+                figure["beside"] = self.first_syncs(count, urls, writer=True)[0]
             if all("seconds" in result for result in syncs["larder"]):
                 figure["starts"] = self.warm_starts(count, cache)
                 figure["serve"] = self.serve(count, cache)
@@ -320,6 +348,7 @@ class Mirror:
             ratios = [f"{medians['larder'] / medians[other]:.2f}" if "larder" in medians and other in medians else ""
                       for other in ("wget", "aria2c")]
             lines.append(f"| {count:,} | {figure['index'] / 2**20:.1f} MiB | " + " | ".join(cells + ratios) + " |")
+        lines += self.round_ratios(figures)
         lines += ["",
                   f"| documents | start to ready ms, median (max) of {STARTS} | RSS right after the first sync MiB (peak during) "
                   f"| after a restart: RSS at ready / peak serving / after MiB (anon + file) | `GET /documents` bytes "
@@ -356,6 +385,37 @@ class Mirror:
             lines += [f"No build, test, wrk, browser or Larder of anyone else ran before any timed run ({BUSY}).", ""]
         return lines
 
+    @staticmethod
+    def ratios(syncs):
+        """Larder's time over wget's, round by round (run k of one against run k of the other); None when a
+        run failed."""
+        if not all("seconds" in result for tool in WRITER_TOOLS for result in syncs[tool]):
+            return None
+        return [larder["seconds"] / wget["seconds"] for larder, wget in zip(syncs["larder"], syncs["wget"])]
+
+    def round_ratios(self, figures):
+        """Larder / `wget -i` round by round, quiet and beside a writer: every round, the median, the worst."""
+        lines = ["", f"Larder / `wget -i`, round by round (each Larder run over the wget run after it); beside a writer: "
+                 f"bench/steady_writer.py writes {WRITER_MIB} MiB at {WRITER_RATE:g} MiB/s into the same file system, "
+                 "never syncing, from a second before each timed run to its end.", "",
+                 "| documents | runs | Larder s | `wget -i` s | Larder / wget per round | median | worst |",
+                 "|---:|---|---:|---:|---|---:|---:|"]
+        for count, figure in figures.items():
+            for label, key in (("quiet", "syncs"), ("beside a writer", "beside")):
+                syncs = figure.get(key)
+                if syncs is None:
+                    continue
+                ratios = self.ratios(syncs)
+                seconds = {tool: ", ".join(f"{result['seconds']:.2f}" if "seconds" in result else "failed"
+                                           for result in syncs[tool]) for tool in WRITER_TOOLS}
+                if ratios is None:
+                    lines.append(f"| {count:,} | {label} | {seconds['larder']} | {seconds['wget']} | failed | | |")
+                    continue
+                lines.append(f"| {count:,} | {label} | {seconds['larder']} | {seconds['wget']} | "
+                             f"{', '.join(f'{ratio:.2f}' for ratio in ratios)} | {statistics.median(ratios):.2f} | "
+                             f"{max(ratios):.2f} |")
+        return lines
+
     def checks(self, figures):
         """SPEC §7's rows this scenario measures, for bench.target_rows; a figure not measured is a string."""
         def sync_ratio(count):
@@ -364,6 +424,10 @@ class Mirror:
                 return "not measured (a first sync failed)"
             return (statistics.median(result["seconds"] for result in syncs["larder"])
                     / statistics.median(result["seconds"] for result in syncs["wget"]))
+
+        def writer_ratio(count):
+            ratios = self.ratios(figures[count].get("beside", {"larder": [{}], "wget": [{}]}))
+            return statistics.median(ratios) if ratios else "not measured (a first sync beside a writer failed)"
 
         def after_sync_mib(count):
             syncs = figures[count]["syncs"]["larder"]
@@ -379,6 +443,7 @@ class Mirror:
         rows = [
             (1000, "resident memory under load, 1,000 documents mirrored ≤ 40 MiB", serving_mib, -40),
             (10000, "first sync of 10,000 documents ≤ 1.0 × `wget -i`", sync_ratio, -1.0),
+            (10000, "first sync of 10,000 documents ≤ 1.2 × `wget -i` beside a writer", writer_ratio, -1.2),
             (30000, "resident memory right after a first sync of 30,000 documents ≤ 64 MiB", after_sync_mib, -64),
             (100000, "resident memory serving 100,000 documents after a restart ≤ 48 MiB", serving_mib, -48),
             (10000, "start to ready, warm cache of 10,000 documents ≤ 50 ms", start_ms, -50),

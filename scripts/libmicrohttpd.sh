@@ -19,7 +19,9 @@ CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --w
 # Applied in this order with `patch -p1` to the unpacked source; one that does not apply fails the build.
 # libmicrohttpd-epoll-timeout.patch: MHD_epoll() no longer sleeps again with a batch of 128 events in
 # hand (docs/libmicrohttpd-epoll-patch.md; checked by `make epoll-churn`).
-PATCHES=(scripts/libmicrohttpd-epoll-timeout.patch)
+# libmicrohttpd-sendfile-chunk.patch: one sendfile() call sends up to 2 MiB, not 128 KiB per turn of the
+# event loop (docs/libmicrohttpd-sendfile-patch.md, with the strace counts that check it).
+PATCHES=(scripts/libmicrohttpd-epoll-timeout.patch scripts/libmicrohttpd-sendfile-chunk.patch)
 
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -59,7 +61,8 @@ rm -rf "$prefix"
 # The system's library is used as is, without the patches: Larder runs its own wait loop (libmicrohttpd
 # in external epoll mode, always run with a zero timeout: MHD_run_wait(daemon, 0)), so MHD_epoll() never
 # blocks in it and the epoll stall cannot happen (ConcurrencyTests guard that). Only a build of our own
-# carries the patch, and only `make epoll-churn` needs it. Whoever lets libmicrohttpd's own threads wait
+# carries the patches, and only `make epoll-churn` needs the first; without the second, a large document
+# goes out 128 KiB per turn of the loop: the same bytes, in more system calls. Whoever lets libmicrohttpd's own threads wait
 # (MHD_USE_EPOLL_INTERNAL_THREAD, a thread pool in epoll mode) must first require a fixed library here.
 if pkg-config --atleast-version="$MINIMUM" libmicrohttpd 2>/dev/null; then
     exit 0

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Blocking work kept off Swift's cooperative pool: SQLite through GRDB's synchronous API (a
-/// commit waits for `fsync` under `synchronous = FULL`), `syncfs`, renames, a file rendered whole.
+/// commit waits for `fsync` under `synchronous = FULL`), `fdatasync`, renames, a file rendered whole.
 ///
 /// The pool has one thread per core (two on a small machine). A task that blocks one of them in
 /// a journal commit takes half of it; two such tasks stop every suspended request handler,

@@ -8,8 +8,8 @@ import Logging
 /// never follow a symlink. Only file names Larder generated ever reach a path here.
 struct MirrorDirectory: Sendable {
     let path: String
-    /// Large files mapped for serving.
-    let mappings = MappedFiles()
+    /// Large files kept open for serving.
+    let openFiles = OpenFiles()
 
     /// Creates the directory (mode 0700) when missing.
     init(path: String) throws {
@@ -44,15 +44,15 @@ struct MirrorDirectory: Sendable {
     }
 
     func remove(_ fileName: String) {
-        mappings.forget(fileName)
+        openFiles.forget(fileName)
         unlink(path + "/" + fileName)
     }
 
-    /// How to send a stored file of `size` bytes: its shared mapping when large, else an open
-    /// descriptor; nil when it is missing or is not a regular file.
+    /// How to send a stored file of `size` bytes: a descriptor of its own (a `dup` of the one kept
+    /// open, for a large file); nil when it is missing, is not a regular file, or is not `size` bytes.
     func source(for fileName: String, size: Int) -> FileSource? {
-        if let bytes = mappings.bytes(fileName, size: size, open: { openForReading(fileName) }) {
-            return .mapped(bytes)
+        if let descriptor = openFiles.descriptor(fileName, size: size, opening: { openForReading(fileName) }) {
+            return .descriptor(descriptor, size: UInt64(size))
         }
         guard let (descriptor, actual) = openForReading(fileName) else { return nil }
         // Start-up checks no file (it would cost a pass over all of them), so a damaged one is found here.
@@ -111,18 +111,10 @@ struct MirrorDirectory: Sendable {
         if !page.isEmpty { try body(page) }
     }
 
-    /// Makes every file written and renamed in the mirror so far survive a crash, bytes and names:
-    /// one `syncfs` for a whole batch, where each file's `fsync` and the directory's would each wait
-    /// for a journal commit (and block a thread of the cooperative pool while they do).
-    func syncFiles() throws {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw MirrorError("cannot open the documents directory: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        guard FileSystemSync.sync(descriptor) == 0 else {
-            throw MirrorError("cannot sync the documents' file system: \(String(cString: strerror(errno)))")
-        }
+    /// Makes `fileNames` (`bytes` in all), written and renamed into the mirror, survive a power cut,
+    /// bytes and names, paying for little or none of other processes' writes (`FileSystemSync`).
+    func syncFiles(_ fileNames: [String], bytes: Int) throws {
+        try FileSystemSync.sync(fileNames, ownBytes: bytes, in: path)
     }
 }
 

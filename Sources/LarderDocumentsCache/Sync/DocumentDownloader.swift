@@ -72,7 +72,7 @@ struct DocumentDownloader: Sendable {
             }
             let fileName = MirrorDirectory.fileName(for: entry.name, sha256: sha256)
             let same = current?.fileName == fileName
-            // Not fsynced here: the batch's commit makes its files and renames durable with one syncfs.
+            // Not synced here, on the cooperative pool: the batch's commit syncs its files side by side, off it.
             if !same { keepTemporary = true }
             let file = DocumentFileRecord(
                 name: entry.name, fileName: fileName, size: count, sha256: sha256, contentType: entry.contentType,

@@ -4,7 +4,8 @@ import LarderStore
 import Logging
 import Synchronization
 
-/// Makes verified downloads durable in batches: their renames, one `syncfs` (bytes and names) and one
+/// Makes verified downloads durable in batches: their renames, one sync of their bytes and names
+/// (`FileSystemSync`: `syncfs`, or each file's `fdatasync` when others have much unwritten) and one
 /// SQLite transaction per batch instead of an fsync, a directory fsync and a commit per document. A batch commits when it holds `batchSize` downloads,
 /// when its oldest has waited `maxDelay` (so a slow sync still shows progress), or when the sync ends.
 /// A commit waits for the disk, so it runs off the cooperative pool (`OffPool`), its caller suspended.
@@ -31,6 +32,8 @@ final class GroupCommit: Sendable {
     private let pending = Mutex(Pending())
     /// Tests only: runs at the start of every commit, standing in for a disk slow to sync.
     let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Tests only: runs after a batch's files were synced and before its transaction, with their file names.
+    let beforeStoreCommit = Mutex<(@Sendable ([String]) -> Void)?>(nil)
 
     init(mirror: MirrorDirectory, store: Store, state: DocumentsState, logger: Logger) {
         self.mirror = mirror
@@ -85,7 +88,7 @@ final class GroupCommit: Sendable {
         await commitOffPool([staged]).first?.error
     }
 
-    /// `commit(_:)` on a thread of its own: renames, `syncfs` and the transaction all wait for the disk.
+    /// `commit(_:)` on a thread of its own: renames, syncs and the transaction all wait for the disk.
     private func commitOffPool(_ batch: [StagedDownload]) async -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
         return await OffPool.run { self.commit(batch) }
@@ -119,8 +122,9 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Renames the batch's files into place, syncs them all at once, records them in one
-    /// transaction, then publishes them and deletes the copies they replace.
+    /// Renames the batch's files into place, syncs them (bytes, then names), records them in one
+    /// transaction, then publishes them and deletes the copies they replace. The order is the
+    /// durability: a power cut after the transaction finds every file it names whole.
     private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
         beforeCommit.withLock { $0 }?()
@@ -140,7 +144,9 @@ final class GroupCommit: Sendable {
             }
         }
         do {
-            if placed.contains(where: { $0.temporary != nil }) { try mirror.syncFiles() }
+            let written = placed.filter { $0.temporary != nil }.map(\.file)
+            if !written.isEmpty { try mirror.syncFiles(written.map(\.fileName), bytes: written.reduce(0) { $0 + $1.size }) }
+            beforeStoreCommit.withLock { $0 }?(written.map(\.fileName))
             try store.commitDocumentFiles(placed.map(\.file))
             for staged in placed {
                 state.setFile(staged.file)
