@@ -39,7 +39,7 @@ extension V2Routes {
             return prepared.response(for: request, state: state)
         }
         do throws(V2Error) {
-            let query = try V2RatesQuery(request.query, isKnown: v2.isKnown)
+            let query = try V2RatesQuery(request.query, isKnown: V2SnapshotState.isKnown)
             let plan = try query.plan(provider: provider, today: today)
             if case .range(let start, let end) = plan.scope, plan.group == nil, end - start > Self.streamedRangeDays {
                 return streamed(request, plan, format, snapshot, state, key: key)
@@ -118,7 +118,7 @@ extension V2Routes {
         }
         do throws(V2Error) {
             let query = try V2RatesQuery(
-                request.query, overrides: [("base", base), ("quotes", quote)], isKnown: snapshot.v2.isKnown)
+                request.query, overrides: [("base", base), ("quotes", quote)], isKnown: V2SnapshotState.isKnown)
             let plan = try query.plan(provider: provider, today: today)
             var first: V2Record?
             plan.each(snapshot.v2.sources) { record in
