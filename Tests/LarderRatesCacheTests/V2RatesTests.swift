@@ -71,6 +71,12 @@ struct V2RatesTests {
              body: #"{"status":404,"message":"not found"}"#),
         Case("csvElsewhere", #"/v2/currencies.csv"#, header: nil, status: 406,
              body: #""#),
+        Case("csvByAcceptElsewhere", #"/v2/nowhere"#, header: ("Accept", "text/csv"), status: 406,
+             body: #""#),
+        Case("pairIgnoresAccept", #"/v2/rate/EUR/USD?date=2014-04-18"#, header: ("Accept", "text/csv"), status: 200,
+             body: #"{"date":"2014-04-17","base":"EUR","quote":"USD","rate":1.3855}"#),
+        Case("bitcoinIsACurrency", #"/v2/rate/EUR/BTC?date=2014-04-18"#, header: nil, status: 404,
+             body: #"{"status":404,"message":"not found"}"#),
         Case("unrouted", #"/v2/nowhere"#, header: nil, status: 404,
              body: #"{"status":404,"message":"not found"}"#),
     ]
