@@ -148,6 +148,17 @@ struct V2RatesTests {
         }
     }
 
+    @Test func theCalendarsEndsAreAnsweredNotTrapped() async throws {
+        try await Self.withHistory { larder in
+            let last = try await larder.get("/v2/rates?from=9999-10-01&to=9999-12-31")
+            let all = try await larder.get("/v2/rates?from=0001-01-01&to=9999-12-31&quotes=USD&group=month")
+            let days = try await larder.get("/v2/rates?from=0001-01-01&to=9999-12-31&quotes=USD")
+            #expect(last.status == 200 && last.text == "[]")
+            #expect(all.status == 200 && all.text.hasPrefix(#"[{"date":"2014-03-01""#))
+            #expect(days.status == 200 && days.text.hasSuffix(#"{"date":"2014-06-13","base":"EUR","quote":"USD","rate":1.3534}]"#))
+        }
+    }
+
     @Test func aWholeHistoryStreamsInOrder() async throws {
         try await Self.withHistory { larder in
             // Longer than five years: streamed, not prepared; the same rows as the year it holds.
