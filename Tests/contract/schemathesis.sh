@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The HTTP contract, checked against the real server: openapi.yaml must be a valid OpenAPI 3.1
 # document, and schemathesis must find no difference between it and a running Larder mirroring
-# the bundled sample upstream; then a real Frankfurter client from PyPI against the same server; then
+# the bundled sample upstream; then real Frankfurter v1 and v2 clients from PyPI against the same server; then
 # `promtool check metrics` on its /metrics, which must find nothing, and every larder_* series the
 # alerting rules read must be exported. Run by `make test` after the Swift tests (debug binaries).
 set -euo pipefail
@@ -50,6 +50,7 @@ ready || { echo "larder did not become ready on port $PORT" >&2; exit 1; }
     --max-examples "${CONTRACT_EXAMPLES:-50}" --generation-deterministic --no-color
 
 python3 Tests/contract/frankfurter_client.py "$PORT"
+python3 Tests/contract/exrate_client.py "$PORT"
 
 # Prometheus's own linter on the live metrics, after requests that give the request families more
 # routes (every other family has samples from the start: counters at 0, gauges read at scrape time).
