@@ -14,7 +14,9 @@ extension V2Routes {
         let reads = PreparedAnswer.requestHeaders + ["Accept"]
         for (path, csv) in [("/v2/rates", false), ("/v2/rates.csv", true)] {
             router.add(.get, path, reads: reads, readsQuery: true, cors: cors, .adaptive { request in
-                serving.answer { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
+                // No closure on the hot path: a cached answer allocates nothing here.
+                if let (snapshot, state) = serving.cached() { return .now(rates(request, snapshot, state, csvPath: csv)) }
+                return serving.whenFetched { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
             })
         }
         router.add(.get, "/v2/rate/:base/:quote", cors: cors, .adaptive { request in
