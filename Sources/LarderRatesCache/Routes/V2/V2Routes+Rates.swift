@@ -6,7 +6,7 @@ import LarderRates
 import LarderServing
 
 extension V2Routes {
-    /// Past this many days a range is streamed rather than prepared and kept (the whole history is ~14 MB of JSON).
+    /// Past this many days a range is streamed rather than prepared and kept (the ECB's whole history is over 20 MB).
     static let streamedRangeDays = 5 * 366
 
     /// `/v2/rates` (JSON, or NDJSON for `Accept: application/x-ndjson`), `/v2/rates.csv` and `/v2/rate/{base}/{quote}`.
