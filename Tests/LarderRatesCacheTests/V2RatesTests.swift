@@ -71,6 +71,12 @@ struct V2RatesTests {
              body: #"{"status":404,"message":"not found"}"#),
         Case("csvElsewhere", #"/v2/currencies.csv"#, header: nil, status: 406,
              body: #""#),
+        Case("csvByAcceptElsewhere", #"/v2/nowhere"#, header: ("Accept", "text/csv"), status: 406,
+             body: #""#),
+        Case("pairIgnoresAccept", #"/v2/rate/EUR/USD?date=2014-04-18"#, header: ("Accept", "text/csv"), status: 200,
+             body: #"{"date":"2014-04-17","base":"EUR","quote":"USD","rate":1.3855}"#),
+        Case("bitcoinIsACurrency", #"/v2/rate/EUR/BTC?date=2014-04-18"#, header: nil, status: 404,
+             body: #"{"status":404,"message":"not found"}"#),
         Case("unrouted", #"/v2/nowhere"#, header: nil, status: 404,
              body: #"{"status":404,"message":"not found"}"#),
     ]
@@ -139,6 +145,17 @@ struct V2RatesTests {
             #expect(rows.count == 53, "32 ECB currencies, 20 pegs (BAM…XOF, not the base's own), EUR itself")
             #expect(Set(rows.compactMap { $0["date"] as? String }) == ["2014-06-13"])
             for peg in ["AED", "BAM", "XOF", "XAF", "SAR", "MOP", "BTN"] { #expect(quotes.contains(peg), "\(peg)") }
+        }
+    }
+
+    @Test func theCalendarsEndsAreAnsweredNotTrapped() async throws {
+        try await Self.withHistory { larder in
+            let last = try await larder.get("/v2/rates?from=9999-10-01&to=9999-12-31")
+            let all = try await larder.get("/v2/rates?from=0001-01-01&to=9999-12-31&quotes=USD&group=month")
+            let days = try await larder.get("/v2/rates?from=0001-01-01&to=9999-12-31&quotes=USD")
+            #expect(last.status == 200 && last.text == "[]")
+            #expect(all.status == 200 && all.text.hasPrefix(#"[{"date":"2014-03-01""#))
+            #expect(days.status == 200 && days.text.hasSuffix(#"{"date":"2014-06-13","base":"EUR","quote":"USD","rate":1.3534}]"#))
         }
     }
 

@@ -56,5 +56,16 @@ lines = series.strip().splitlines()
 assert lines[0].split(",")[:4] == ["date", "base", "quote", "rate"] and len(lines) > 5, series
 converted = run("convert", "100", "EUR", "USD")
 assert converted.strip(), converted
+pegged = json.loads(run("rates", "--date", "2026-11-20", "--base", "USD", "--quotes", "EUR,GBP,AED", "--json"))
+assert [row["quote"] for row in pegged] == ["AED", "EUR", "GBP"], pegged
+assert next(row["rate"] for row in pegged if row["quote"] == "AED") == 3.6725, "AED through its peg to the dollar"
+# A Saturday start snaps back to the stored day before it; the sample holds none before Monday 16th.
+days = json.loads(run("rates", "--from", "2026-11-14", "--to", "2026-11-20", "--quotes", "USD", "--json"))
+assert [row["date"] for row in days] == ["2026-11-16", "2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20"], days
+weeks = json.loads(run("rates", "--from", "2026-11-16", "--to", "2026-11-20", "--group", "week", "--quotes", "USD",
+                       "--json"))
+assert weeks and all(row["quote"] == "USD" for row in weeks), weeks
+expanded = json.loads(run("rates", "--date", "2026-11-20", "--quotes", "USD", "--expand", "--json"))
+assert expanded[0]["providers"][0]["key"] == "ECB", expanded
 print(f"exrate (Frankfurter v2 client): currencies, currency, providers, rate, rates, a {len(lines) - 1}-row CSV"
-      " series and a conversion all passed")
+      " series, a conversion, pegged quotes, a snapped-back range, weeks and expand all passed")

@@ -72,7 +72,9 @@ public struct V2RatesPlan: Sendable {
             let months = group == .week ? 21 : group == .month ? 84 : 3
             var cursor = start
             while cursor <= end {
-                let chunkEnd = min(V2Dates.addingMonths(cursor, months) - 1, end)
+                // Past 9999-12-31 the month shift clamps: the last chunk then runs to the end.
+                let next = V2Dates.addingMonths(cursor, months)
+                let chunkEnd = next > cursor ? min(next - 1, end) : end
                 pieces.append(cursor...chunkEnd)
                 cursor = chunkEnd + 1
             }

@@ -30,14 +30,4 @@ final class V2HistoryRows: V2RowSource {
         }
         return rows
     }
-
-    /// Every code the history holds, and every base (what a query may name besides ISO 4217's).
-    var codes: Set<String> {
-        var codes = Set<String>()
-        for index in 0..<history.count {
-            codes.insert(history.days[index].base)
-            for row in rows(at: index) { codes.insert(row.quote) }
-        }
-        return codes
-    }
 }

@@ -17,17 +17,15 @@ enum V2RatesFormat: String, Sendable {
         return accept.contains("application/x-ndjson") ? .ndjson : .json
     }
 
-    /// The first of the media types Frankfurter routes on (HTML, JSON, XML, CSV), by quality, is CSV.
+    /// The first `Accept` entry naming a media type Frankfurter's type routing knows (Roda's: JSON, XML,
+    /// HTML, CSV; exact names, quality ignored) is `text/csv`.
     static func prefersCSV(_ accept: String) -> Bool {
-        let routed = ["text/html": false, "application/json": false, "application/xml": false, "text/csv": true]
-        var best: (quality: Double, csv: Bool)?
+        let routed = ["text/json", "application/json", "text/xml", "application/xml", "text/html", "text/csv"]
         for range in accept.split(separator: ",") {
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let type = parts.first, let csv = routed[type.lowercased()] else { continue }
-            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            if best.map({ quality > $0.quality }) ?? true { best = (quality, csv) }
+            let type = range.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if routed.contains(type) { return type == "text/csv" }
         }
-        return best?.csv ?? false
+        return false
     }
 
     var contentType: String {

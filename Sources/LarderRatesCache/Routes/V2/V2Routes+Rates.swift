@@ -6,7 +6,7 @@ import LarderRates
 import LarderServing
 
 extension V2Routes {
-    /// Past this many days a range is streamed rather than prepared and kept (the whole history is ~14 MB of JSON).
+    /// Past this many days a range is streamed rather than prepared and kept (the ECB's whole history is over 20 MB).
     static let streamedRangeDays = 5 * 366
 
     /// `/v2/rates` (JSON, or NDJSON for `Accept: application/x-ndjson`), `/v2/rates.csv` and `/v2/rate/{base}/{quote}`.
@@ -14,7 +14,9 @@ extension V2Routes {
         let reads = PreparedAnswer.requestHeaders + ["Accept"]
         for (path, csv) in [("/v2/rates", false), ("/v2/rates.csv", true)] {
             router.add(.get, path, reads: reads, readsQuery: true, cors: cors, .adaptive { request in
-                serving.answer { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
+                // No closure on the hot path: a cached answer allocates nothing here.
+                if let (snapshot, state) = serving.cached() { return .now(rates(request, snapshot, state, csvPath: csv)) }
+                return serving.whenFetched { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
             })
         }
         router.add(.get, "/v2/rate/:base/:quote", cors: cors, .adaptive { request in
@@ -39,7 +41,7 @@ extension V2Routes {
             return prepared.response(for: request, state: state)
         }
         do throws(V2Error) {
-            let query = try V2RatesQuery(request.query, isKnown: v2.isKnown)
+            let query = try V2RatesQuery(request.query, isKnown: V2SnapshotState.isKnown)
             let plan = try query.plan(provider: provider, today: today)
             if case .range(let start, let end) = plan.scope, plan.group == nil, end - start > Self.streamedRangeDays {
                 return streamed(request, plan, format, snapshot, state, key: key)
@@ -118,7 +120,7 @@ extension V2Routes {
         }
         do throws(V2Error) {
             let query = try V2RatesQuery(
-                request.query, overrides: [("base", base), ("quotes", quote)], isKnown: snapshot.v2.isKnown)
+                request.query, overrides: [("base", base), ("quotes", quote)], isKnown: V2SnapshotState.isKnown)
             let plan = try query.plan(provider: provider, today: today)
             var first: V2Record?
             plan.each(snapshot.v2.sources) { record in

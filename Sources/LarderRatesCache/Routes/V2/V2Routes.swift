@@ -27,12 +27,18 @@ public struct V2Routes: Sendable {
 
     var serving: SnapshotServing { SnapshotServing(cache: cache) }
 
-    /// Frankfurter answers a `.csv` path other than `/v2/rates.csv` with 406 (its `r.csv { r.halt(406) }`),
-    /// and any other unrouted path under `/v2` with its 404 body.
+    /// Frankfurter answers a `.csv` path other than `/v2/rates.csv`, or a request whose `Accept` asks for
+    /// CSV first, with 406 (its `r.csv { r.halt(406) }`), and any other unrouted path under `/v2` with its 404 body.
     private func registerFallback(on router: inout Router) {
         router.add(.get, "/v2/*rest", cors: cors, .immediate { request in
-            let last = request.segments.last ?? ""
-            return (last.hasSuffix(".csv") ? V2Error.notAcceptable : V2Error.notFound).response
+            V2Routes.wantsCSV(request) ? V2Error.notAcceptable.response : V2Error.notFound.response
         })
+    }
+
+    /// The request asks for CSV, by a `.csv` path or by `Accept` (Frankfurter's type routing): only
+    /// `/v2/rates` has that form, so a metadata route answers it with `V2Error.notAcceptable`.
+    static func wantsCSV(_ request: Request) -> Bool {
+        (request.segments.last ?? "").hasSuffix(".csv")
+            || request.headers["Accept"].map(V2RatesFormat.prefersCSV) ?? false
     }
 }

@@ -11,7 +11,6 @@ final class V2SnapshotState: Sendable {
     let sources: V2Sources
     /// When any stored day last changed (what a streamed answer's validators come from).
     let lastModified: Date
-    private let codes = Mutex<Set<String>?>(nil)
     private let rollups: Rollups
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
 
@@ -25,17 +24,18 @@ final class V2SnapshotState: Sendable {
         lastModified = history.days.map(\.storedAt).max() ?? .distantPast
     }
 
-    /// True for a code of ISO 4217 (the money gem's table, as Frankfurter's), a peg, or any the history holds
-    /// (the ECB's retired ones, CYP or LTL, which Frankfurter's table keeps too).
-    func isKnown(_ code: String) -> Bool {
-        if ISOCurrency.named(code) != nil || V2Peg.find(code) != nil { return true }
-        let known = codes.withLock { kept in
-            if let kept { return kept }
-            kept = rows.codes
-            return kept!
-        }
-        return known.contains(code)
+    /// True for a code Frankfurter's currency lookup (the money gem's `Money::Currency.find`) knows: ISO 4217
+    /// as Frankfurter patches it, and the gem's non-ISO and retired codes besides.
+    static func isKnown(_ code: String) -> Bool {
+        ISOCurrency.named(code) != nil || moneyGemExtras.contains(code)
     }
+
+    /// The money gem's `currency_non_iso.json` and `currency_backwards_compatible.json` (7.0.2), which its
+    /// lookup also answers: BTC is a currency to Frankfurter, an unknown code an `invalid currency`.
+    static let moneyGemExtras: Set<String> = [
+        "BCH", "BTC", "CNH", "GBX", "GGP", "IMP", "JEP", "USDC", "XFU",
+        "EEK", "GHS", "HRK", "JPY", "LTL", "LVL", "MRO", "MTL", "TMM", "VEF", "ZWD", "ZWL", "ZWN", "ZWR",
+    ]
 
     /// The default `/v2/rates` answer of `today`, kept until the next day or the next snapshot.
     func latest(today: Int, _ make: () -> PreparedAnswer) -> PreparedAnswer {
