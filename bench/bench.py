@@ -4,7 +4,7 @@ ceiling (bench/ceiling.c, which also sends Larder's header fields, prepared once
 and serving the same bytes, measured with wrk in
 alternating rounds (A B C D E, A B C D E, …) so that drift on a shared machine hits every target
 alike. Larder's rates upstream is a generated ECB `eurofxref-hist.xml` of the whole history
-(1999-01-04 to 2026-11-20, every TARGET working day, 31 currencies), so the Frankfurter routes and
+(1999-01-04 to the day of the run, every TARGET working day, 31 currencies), so the Frankfurter routes and
 the time series (one year, and the whole history) are measured at full size. Then the figures that are not throughput: a cold-cache stampede, a re-sync of unchanged
 documents and resident memory under load.
 
@@ -25,7 +25,7 @@ larder binary as a target, to compare a change side by side); `--only page` the 
 its own settings).
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (the gzipped listing's documents, default 10000),
-BENCH_THREADS (Larder's and the ceiling's threads outside the idle and churn scenarios, default 1),
+BENCH_THREADS (Larder's and the ceiling's threads outside the idle and churn scenarios, default 2, as many as nginx static's workers, SPEC §7),
 BENCH_WORKERS (the idle and churn scenarios' worker counts, default 1,2).
 
 Every report names the machine (CPU model, kernel, cores). A target is met only when its median and
@@ -63,7 +63,7 @@ import page
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "64"))
-THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+THREADS = int(os.environ.get("BENCH_THREADS", "2"))
 WORKERS = [int(count) for count in os.environ.get("BENCH_WORKERS", "1,2").split(",")]
 SMALL_DOCUMENTS = 1000
 WARM_DOCUMENTS = int(os.environ.get("BENCH_WARM_DOCUMENTS", "10000"))
@@ -188,8 +188,11 @@ def easter(year):
     return datetime.date(year, month, day + 1)
 
 
-def write_ecb_history(path, first=datetime.date(1999, 1, 4), last=datetime.date(2026, 11, 20)):
-    """An ECB `eurofxref-hist.xml` of every TARGET working day, newest first as the ECB writes it."""
+def write_ecb_history(path, first=datetime.date(1999, 1, 4), last=None):
+    """An ECB `eurofxref-hist.xml` of every TARGET working day up to `last` (default: today, UTC, so the
+    latest answers — Frankfurter v2's looks back 14 days — never age out of the data), newest first as
+    the ECB writes it."""
+    last = last or datetime.datetime.now(datetime.timezone.utc).date()
     codes = ["USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD",
              "BRL", "CAD", "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
              "CYP"]
