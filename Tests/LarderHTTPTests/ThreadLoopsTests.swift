@@ -69,7 +69,10 @@ struct ThreadLoopsTests {
     /// Loops sharing a port must not join another server's sockets on it (SO_REUSEPORT would let
     /// them, and the two would split the connections); the port is free again once the first stops.
     @Test func aSecondServerOnATakenPortFailsAndTheFreedPortServesAgain() async throws {
-        let port = try await withServer(configure: { $0.threads = 2 }, routes: standardRoutes) { server in
+        // A port the kernel never hands to a port-0 bind: a parallel test's server could otherwise
+        // take the port between the stop and the second start.
+        let fixed = try #require(Self.freePortBelowTheEphemeralRange())
+        let port = try await withServer(configure: { $0.threads = 2; $0.port = fixed }, routes: standardRoutes) { server in
             let port = server.port
             // A served connection, so the stop leaves the port with a closed connection behind.
             _ = try await onThread { try TestConnection.fetch(port: port, "/hello") }
@@ -84,5 +87,27 @@ struct ThreadLoopsTests {
             try await onThread { try TestConnection.fetch(port: server.port, "/hello").status }
         }
         #expect(status == 200)
+    }
+
+    /// A port below `ip_local_port_range` that binds now, or nil when none of a few tries does.
+    static func freePortBelowTheEphemeralRange() -> Int? {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? "32768"
+        let low = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+        guard low > 11_000 else { return nil }
+        for _ in 0..<20 {
+            let candidate = Int.random(in: 10_000..<low)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(candidate).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 { return candidate }
+        }
+        return nil
     }
 }
