@@ -93,15 +93,21 @@ public struct LarderApplication: Sendable {
         startedAt: Date
     ) -> Router {
         var router = Router()
+        // The rates routes first: a GET of a literal path is looked up in the order routes were added,
+        // and `/rates` is the hottest (each route passed over costs instructions on every request).
+        // Their `:date` segments take only dates, so they cannot shadow the literal routes after them.
+        if let rates {
+            RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
+                .register(on: &router)
+        }
         HealthRoutes.register(on: &router)
         let reporter = StatusReporter(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
         OperationsRoutes(reporter: reporter).register(on: &router)
         StatusPageRoutes(reporter: reporter).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
+        // Before V2Routes, whose 404 for the rest of /v2 would take /v2/openapi.json.
         DialectRoutes(cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         if let rates {
-            RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
-                .register(on: &router)
             V2Routes(cache: rates, cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         } else {
             DisabledResourceRoutes.rates.register(on: &router)
