@@ -96,17 +96,7 @@ struct ThreadLoopsTests {
         guard low > 11_000 else { return nil }
         for _ in 0..<20 {
             let candidate = Int.random(in: 10_000..<low)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(candidate).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            if bound == 0 { return candidate }
+            if (try? ListeningSocket(port: candidate, backlog: 1)) != nil { return candidate }
         }
         return nil
     }
