@@ -55,5 +55,7 @@ struct FrankfurterV1Tests {
         // The base's value rounds to 0: nothing to divide by.
         #expect(throws: FrankfurterV1Error.invalidAmount) { try lines([("amount", "1e-9"), ("base", "USD")]) }
         #expect(try lines([("amount", "1e-9"), ("symbols", "USD")]) == "USD=0.0", "Frankfurter's 0.0")
+        // A product past the doubles has no JSON number: refused, never written as `inf`.
+        #expect(throws: FrankfurterV1Error.invalidAmount) { try lines([("amount", "1e250"), ("base", "USD")]) }
     }
 }

@@ -24,14 +24,20 @@ public enum FrankfurterV1Rates {
             values[rate.code] = FrankfurterRounding.round(amount * value)
         }
         if base == pivot {
-            return values.isEmpty ? nil : values.sorted { $0.key < $1.key }.map { ($0.key, FrankfurterRounding.text($0.value)) }
+            return values.isEmpty ? nil : try Self.texts(values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
         if symbols == nil || symbols!.contains(pivot) { values[pivot] = amount }
         guard let divisor = values.removeValue(forKey: base), !values.isEmpty else { return nil }
         guard divisor > 0 else { throw .invalidAmount }
-        return values.sorted { $0.key < $1.key }.map { code, value in
-            (code, FrankfurterRounding.roundedText(amount * value / divisor))
-        }
+        let converted = values.sorted { $0.key < $1.key }.map { ($0.key, FrankfurterRounding.round(amount * $0.value / divisor)) }
+        return try Self.texts(converted)
+    }
+
+    /// The JSON numbers of `values`; an amount whose product leaves the doubles (`inf`, which JSON
+    /// cannot write) is `invalid amount`, as nothing else could be answered.
+    private static func texts(_ values: [(String, Double)]) throws(FrankfurterV1Error) -> [CrossRates.Line] {
+        guard values.allSatisfy({ $0.1.isFinite }) else { throw .invalidAmount }
+        return values.map { ($0.0, FrankfurterRounding.text($0.1)) }
     }
 
     /// `amount` as Frankfurter writes it (a float: `10.0`), or nil for the default of 1.
