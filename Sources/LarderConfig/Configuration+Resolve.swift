@@ -53,17 +53,17 @@ extension Configuration {
 
         var ratesFormat = RatesFormat.auto
         try resolver.apply(.ratesFormat, to: &ratesFormat) { try choice($0, RatesFormat.allCases.map { ($0.rawValue, $0) }) }
-        var ratesURL: String?
-        try resolver.apply(.ratesURL, to: &ratesURL) { try upstreamURL($0) }
-        configuration.rates = ratesURL.map { UpstreamResource(url: $0, format: ratesFormat) }
+        try resolver.apply(.ratesURL, to: &configuration.rates) { raw throws(Problem) -> UpstreamResource<RatesFormat>? in
+            try upstreamList(raw, defaultFormat: ratesFormat)
+        }
 
         var documentsFormat = DocumentsFormat.auto
         try resolver.apply(.documentsFormat, to: &documentsFormat) {
             try choice($0, DocumentsFormat.allCases.map { ($0.rawValue, $0) })
         }
-        var documentsURL: String?
-        try resolver.apply(.documentsURL, to: &documentsURL) { try upstreamURL($0) }
-        configuration.documents = documentsURL.map { UpstreamResource(url: $0, format: documentsFormat) }
+        try resolver.apply(.documentsURL, to: &configuration.documents) { raw throws(Problem) -> UpstreamResource<DocumentsFormat>? in
+            try upstreamList(raw, defaultFormat: documentsFormat)
+        }
         return configuration
     }
 }
@@ -114,7 +114,13 @@ private struct Resolver {
             target = try parse(raw)
         } catch {
             let problem = (error as? Problem)?.text ?? String(describing: error)
-            throw ConfigurationError(setting: setting, fromEnvironment: fromEnvironment, value: raw, problem: problem)
+            // An upstream URL may carry a password: it is never echoed (SPEC §6).
+            var shown = raw
+            if setting == .ratesURL || setting == .documentsURL {
+                let entries: [String] = UpstreamListSyntax.entries(raw).map { UpstreamListSyntax.withoutCredentials($0) }
+                shown = entries.joined(separator: ", ")
+            }
+            throw ConfigurationError(setting: setting, fromEnvironment: fromEnvironment, value: shown, problem: problem)
         }
     }
 }
@@ -197,6 +203,39 @@ private func token(_ raw: String) throws(Problem) -> String {
         throw Problem("must be non-empty printable ASCII without spaces")
     }
     return raw
+}
+
+/// A list of upstreams (SPEC §2): entries separated by newlines (a repeated flag) or by commas where
+/// the next entry starts with `http://` or `https://` (a variable), each `URL` or `URL;format=NAME`.
+private func upstreamList<Format: RawRepresentable & CaseIterable & Sendable & Equatable>(
+    _ raw: String, defaultFormat: Format
+) throws(Problem) -> UpstreamResource<Format>? where Format.RawValue == String {
+    var upstreams: [Upstream<Format>] = []
+    let entries = UpstreamListSyntax.entries(raw)
+    for (index, entry) in entries.enumerated() {
+        let (urlText, formatName) = UpstreamListSyntax.splitFormat(entry)
+        // The entry is named by position and without credentials: a URL may carry a password.
+        let shown: String = UpstreamListSyntax.withoutCredentials(urlText)
+        let name: String = entries.count == 1 ? "" : "entry \(index + 1) ('\(shown)') "
+        var format = defaultFormat
+        if let formatName {
+            let names: [String] = Format.allCases.map { $0.rawValue }
+            guard let chosen = Format.allCases.first(where: { $0.rawValue == formatName.lowercased() }) else {
+                let problem: String = name + "names format '" + formatName + "', not one of: " + names.joined(separator: ", ")
+                throw Problem(problem)
+            }
+            format = chosen
+        }
+        let url: String
+        do throws(Problem) {
+            url = try upstreamURL(urlText)
+        } catch {
+            throw Problem(name + error.text)
+        }
+        upstreams.append(Upstream(url: url, format: format))
+    }
+    guard let list = UpstreamResource(upstreams: upstreams) else { throw Problem("names no upstream URL") }
+    return list
 }
 
 private func upstreamURL(_ raw: String) throws(Problem) -> String {

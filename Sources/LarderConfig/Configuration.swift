@@ -47,14 +47,51 @@ public struct Configuration: Sendable, Equatable {
     public init() {}
 }
 
-/// An upstream URL and the format its body is read as.
-public struct UpstreamResource<Format: Sendable & Equatable>: Sendable, Equatable {
+/// One upstream: a URL and the format its body is read as.
+public struct Upstream<Format: Sendable & Equatable>: Sendable, Equatable {
     public var url: String
     public var format: Format
 
     public init(url: String, format: Format) {
         self.url = url
         self.format = format
+    }
+}
+
+/// A resource's upstreams in priority order (SPEC §2, §4.12): never empty; one is today's behaviour.
+public struct UpstreamResource<Format: Sendable & Equatable>: Sendable, Equatable {
+    /// The first is the primary; the others are asked, in order, when the ones before fail.
+    public private(set) var upstreams: [Upstream<Format>]
+
+    /// One upstream.
+    public init(url: String, format: Format) {
+        upstreams = [Upstream(url: url, format: format)]
+    }
+
+    /// Several upstreams in priority order; nil when `upstreams` is empty.
+    public init?(upstreams: [Upstream<Format>]) {
+        guard !upstreams.isEmpty else { return nil }
+        self.upstreams = upstreams
+    }
+
+    /// The primary's URL; setting it makes the primary the only upstream.
+    public var url: String {
+        get { upstreams[0].url }
+        set { upstreams = [Upstream(url: newValue, format: upstreams[0].format)] }
+    }
+
+    /// The primary's format.
+    public var format: Format {
+        get { upstreams[0].format }
+        set { upstreams[0].format = newValue }
+    }
+
+    /// What the store records as the resource's source (SPEC §4.9, applied to the list as a set):
+    /// one upstream is its URL, as before; several are their distinct URLs sorted, one per line, so
+    /// reordering the list is no change of upstream but adding or removing one is.
+    public var identity: String {
+        let urls: [String] = upstreams.map { $0.url }
+        return Set(urls).sorted().joined(separator: "\n")
     }
 }
 

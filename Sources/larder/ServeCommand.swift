@@ -16,8 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var listen: ListenOptions
     @Option(name: .customLong("cache-dir"), help: "Where the cache lives (default ./larder-cache).")
     var cacheDir: String?
-    @Option(name: .customLong("rates-url"), help: "Upstream of /rates (http or https); unset disables /rates.")
-    var ratesURL: String?
+    @Option(name: .customLong("rates-url"), help: "Upstream of /rates (http or https), URL or URL;format=NAME; repeat it for fallbacks in priority order; unset disables /rates.")
+    var ratesURL: [String] = []
     @Option(name: .customLong("rates-format"), help: "auto, ecb, pipe or json (default auto).")
     var ratesFormat: String?
     @Option(name: .customLong("rates-ttl"), help: "How long rates stay fresh: 90s, 15m, 1h, 2d or seconds (default 1h).")
@@ -40,8 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     var documentsCORS: String?
     @Option(name: .customLong("allowed-hosts"), help: "Host names answered, against DNS rebinding: a comma list of name, name:port, .domain (and its subdomains), [v6], ip-literals or * (default: localhost and IP literals on a loopback bind, else *).")
     var allowedHosts: String?
-    @Option(name: .customLong("documents-url"), help: "Upstream documents index (http or https); unset disables /documents.")
-    var documentsURL: String?
+    @Option(name: .customLong("documents-url"), help: "Upstream documents index (http or https), URL or URL;format=NAME; repeat it for mirrors in priority order; unset disables /documents.")
+    var documentsURL: [String] = []
     @Option(name: .customLong("documents-format"), help: "auto, xml or json (default auto).")
     var documentsFormat: String?
     @Option(name: .customLong("documents-ttl"), help: "How long the documents index stays fresh (default 15m).")
@@ -64,8 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
     private var flags: [Setting: String] {
         let pairs: [(Setting, String?)] = [
             (.host, listen.host), (.port, listen.port), (.cacheDir, cacheDir),
-            (.ratesURL, ratesURL), (.ratesFormat, ratesFormat), (.ratesTTL, ratesTTL),
-            (.documentsURL, documentsURL), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
+            (.ratesURL, Self.joined(ratesURL)), (.ratesFormat, ratesFormat), (.ratesTTL, ratesTTL),
+            (.documentsURL, Self.joined(documentsURL)), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
             (.adminToken, adminToken), (.threads, threads), (.logLevel, logLevel), (.logFormat, logFormat),
             (.clientTimeout, clientTimeout), (.maxConnections, maxConnections),
             (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule), (.ratesProvider, ratesProvider),
@@ -74,6 +74,11 @@ struct ServeCommand: AsyncParsableCommand {
             (.documentsMaxBytes, documentsMaxBytes), (.allowedHosts, allowedHosts),
         ]
         return Dictionary(uniqueKeysWithValues: pairs.compactMap { setting, value in value.map { (setting, $0) } })
+    }
+
+    /// A repeated flag's values as one setting value: newline-separated, as `Configuration.resolve` reads a list.
+    private static func joined(_ values: [String]) -> String? {
+        values.isEmpty ? nil : values.joined(separator: "\n")
     }
 
     func run() async throws {

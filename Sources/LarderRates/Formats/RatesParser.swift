@@ -15,6 +15,7 @@ public enum RatesParser {
         case .ecb: sets = try ECBParser.parse(body)
         case .json: sets = try JSONRatesParser.parse(body)
         case .pipe, .auto: sets = try PipeParser.parse(body, date: RateDate(containing: fetchedAt))
+        case .ecbSDMX, .frankfurter: throw RatesFormatError("\(resolved.rawValue): not read yet")
         }
         // Every parser promises this already; the check keeps the promise of this API in one place.
         guard !sets.isEmpty else { throw RatesFormatError("\(resolved.rawValue): no rates") }

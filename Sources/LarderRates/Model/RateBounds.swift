@@ -20,7 +20,7 @@ public struct RateBounds: Sendable, Equatable {
     /// `timestamp` (a broken Open Exchange Rates answer) lands there or earlier.
     public static func earliest(for format: RatesFormat) -> RateDate {
         switch format {
-        case .ecb: RateDate(year: 1999, month: 1, day: 4) ?? .firstDay
+        case .ecb, .ecbSDMX, .frankfurter: RateDate(year: 1999, month: 1, day: 4) ?? .firstDay
         case .auto, .json, .pipe: RateDate(year: 1970, month: 1, day: 1) ?? .firstDay
         }
     }

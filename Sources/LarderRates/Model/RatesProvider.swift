@@ -56,7 +56,7 @@ public struct RatesProvider: Sendable, Hashable {
     /// publisher; nil for `auto` until the feed's format is known.
     public static func naturalKey(for format: RatesFormat) -> String? {
         switch format {
-        case .ecb: "ECB"
+        case .ecb, .ecbSDMX, .frankfurter: "ECB"
         case .json: "OXR"
         case .pipe: "PIPE"
         case .auto: nil

@@ -1,0 +1,97 @@
+public import Foundation
+import Synchronization
+
+/// One upstream's health (SPEC §4.12): its consecutive failures and a breaker. A failure opens the
+/// breaker for a window that doubles per consecutive failure; while open, refreshes skip the
+/// upstream, so a dead one costs one timeout per window, not one per refresh. Past the window one
+/// attempt goes through (half-open): a success closes the breaker, a failure reopens it, longer.
+public final class UpstreamHealth: Sendable {
+    /// The breaker's state, as `/status` names it.
+    public enum State: String, Sendable {
+        case closed
+        case open
+        case halfOpen = "half-open"
+    }
+
+    /// What `/status` shows of one upstream.
+    public struct Report: Sendable, Equatable {
+        public var state: State
+        public var consecutiveFailures: Int
+        public var lastSuccess: Date?
+        public var lastAttempt: Date?
+        public var lastError: RefreshError?
+        public var lastErrorAt: Date?
+        /// While open: when the next attempt may go through.
+        public var openUntil: Date?
+        /// What it served last, in the resource's words (e.g. `2026-11-27, 1 day`).
+        public var served: String?
+    }
+
+    /// The breaker's windows: 30 s after the first failure, doubling, at most 15 minutes.
+    public static let defaultWindow = Backoff(initial: .seconds(30), cap: .seconds(900))
+
+    private let window: Backoff
+    private let state = Mutex(Report(state: .closed, consecutiveFailures: 0))
+
+    public init(window: Backoff = UpstreamHealth.defaultWindow) {
+        self.window = window
+    }
+
+    /// The report at `now` (an open breaker past its window reads half-open).
+    public func report(at now: Date) -> Report {
+        state.withLock { report in
+            var shown = report
+            if shown.state == .open, let until = shown.openUntil, until <= now { shown.state = .halfOpen }
+            return shown
+        }
+    }
+
+    /// True when a refresh may ask this upstream at `now`: closed, or open past its window.
+    public func isAvailable(at now: Date) -> Bool {
+        state.withLock { $0.state != .open || ($0.openUntil ?? now) <= now }
+    }
+
+    /// When an open breaker lets the next attempt through; nil when closed.
+    public func openUntil() -> Date? {
+        state.withLock { $0.state == .open ? $0.openUntil : nil }
+    }
+
+    /// An attempt is starting (recorded for `/status`).
+    public func attempting(at now: Date) {
+        state.withLock { $0.lastAttempt = now }
+    }
+
+    /// The upstream answered usefully: the breaker closes.
+    public func succeeded(at now: Date, served: String?) {
+        state.withLock { report in
+            report.state = .closed
+            report.consecutiveFailures = 0
+            report.openUntil = nil
+            report.lastSuccess = now
+            if let served { report.served = served }
+        }
+    }
+
+    /// The upstream failed: the breaker opens for the next window.
+    public func failed(at now: Date, error: RefreshError) {
+        state.withLock { report in
+            report.consecutiveFailures += 1
+            report.state = .open
+            report.openUntil = now.addingTimeInterval(window.delay(afterFailures: report.consecutiveFailures).timeInterval)
+            report.lastError = error
+            report.lastErrorAt = now
+        }
+    }
+}
+
+/// The order a refresh asks a resource's upstreams in (SPEC §4.12): those available, in priority
+/// order; when every breaker is open, the one whose window ends first, so a resource whose every
+/// upstream failed still retries one of them on its own backoff (and one upstream behaves as before).
+public enum UpstreamOrder {
+    public static func indices(_ health: [UpstreamHealth], at now: Date) -> [Int] {
+        let available = health.indices.filter { health[$0].isAvailable(at: now) }
+        if !available.isEmpty { return available }
+        let soonest = health.indices.min { (health[$0].openUntil() ?? now) < (health[$1].openUntil() ?? now) }
+        return soonest.map { [$0] } ?? []
+    }
+}
