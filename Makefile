@@ -8,7 +8,7 @@ UPSTREAM_PORT ?= 8081
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-instructions epoll-churn fuzz
+.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
 
 ## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -105,6 +105,10 @@ bench-gzip: build
 bench-mirror: build
 	@{ command -v wrk && command -v nginx && command -v wget && command -v aria2c; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx wget aria2 >/dev/null; } || { echo "bench-mirror needs: apt-get install -y wrk nginx wget aria2"; exit 1; }
 	python3 bench/bench.py --only mirror
+
+## bench-failover: only the several-upstreams scenario of make bench: refreshes with a dead primary (refused, and a black hole) against the secondary alone, over two breaker windows, and the ECB data API's updatedAfter bytes against a full history (about 3 minutes)
+bench-failover: build
+	python3 bench/bench.py --only failover
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of scripts/libmicrohttpd-epoll-timeout.patch (a few seconds)
 EPOLL_CHURN_LIMIT ?= 5

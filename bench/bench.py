@@ -22,7 +22,8 @@ Prints one report (also written to .build/bench-report.md) and the SPEC §7 targ
 `--only idle,churn` runs just those scenarios (a few minutes; BENCH_LARDER_BEFORE=PATH adds another
 larder binary as a target, to compare a change side by side); `--only page` the status page's;
 `--only gzip` the gzipped listing alone; `--only mirror` the documents mirror's (bench/mirror.py says
-its own settings).
+its own settings); `--only failover` several upstreams: a dead primary, and the ECB data API's
+incremental refresh (bench/failover.py).
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (the gzipped listing's documents, default 10000),
 BENCH_THREADS (Larder's and the ceiling's threads outside the idle and churn scenarios, default 2, as many as nginx static's workers, SPEC §7),
@@ -54,6 +55,7 @@ import types
 import urllib.error
 import urllib.request
 
+import failover
 import idle
 import instructions
 import listing_gzip
@@ -72,7 +74,8 @@ BIG_NAME, BIG_SIZE = "big.bin", 1 << 20
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
          "ceiling": 18685, "cold": 18686, "idle": 18688, "idle-before": 18689, "page": 18690,
-         "mirror-upstream": 18691, "mirror-proxy": 18692, "mirror": 18693, "gzip": 18695, "idle-nginx": 18696}
+         "mirror-upstream": 18691, "mirror-proxy": 18692, "mirror": 18693, "gzip": 18695, "idle-nginx": 18696,
+         "failover-upstream": 18697, "failover": 18698}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
@@ -82,7 +85,7 @@ V2_YEAR_CSV = "/v2/rates.csv?from=2025-11-20&to=2026-11-20"
 V2_HISTORY = "/v2/rates?from=1999-01-04"
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror"}
+ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover"}
 
 
 def url(target, path):
@@ -520,14 +523,18 @@ def run(processes):
     processes.stop_all()
     mirror_lines, mirror_checks = mirror.run(mirror_tools(processes))
 
+    # Several upstreams: a dead primary's cost per refresh, and the ECB data API's incremental bytes.
+    processes.stop_all()
+    failover_lines, failover_checks = failover.run(failover_tools(processes))
+
     # Instructions per request (bench/instructions.py), each server alone under callgrind.
     processes.stop_all()
     instruction_lines, instruction_checks = instructions.run(BIN)
 
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), larder_rss_end,
            larder_rss_split, (history_days, history_bytes),
-           ndjson_lines + idle_lines + gzip_lines + mirror_lines + [""] + instruction_lines,
-           ndjson_checks + idle_checks + mirror_checks + instruction_checks)
+           ndjson_lines + idle_lines + gzip_lines + mirror_lines + failover_lines + [""] + instruction_lines,
+           ndjson_checks + idle_checks + mirror_checks + failover_checks + instruction_checks)
 
 
 def run_idle(processes, static, scenarios):
@@ -604,6 +611,14 @@ def mirror_tools(processes):
         wait_until=wait_until, rss_kib=rss_kib, rss_split=rss_split, ready_within=ready_within, wrk=wrk)
 
 
+def failover_tools(processes):
+    """What bench/failover.py uses of this file."""
+    return types.SimpleNamespace(
+        processes=processes, larder=f"{BIN}/larder", sample_upstream=f"{BIN}/sample-upstream", work=WORK, root=ROOT,
+        ports={"upstream": PORTS["failover-upstream"], "larder": PORTS["failover"]}, request=request,
+        wait_until=wait_until, sdmx=None)
+
+
 def run_only(processes, scenarios):
     """`--only idle,churn,page,gzip,mirror`: those scenarios alone, with the sample upstream for all but the
     mirror (nginx static for idle, churn and gzip); the mirror brings its own nginx."""
@@ -657,6 +672,10 @@ def run_only(processes, scenarios):
         processes.stop_all()
         mirror_lines, mirror_checks = mirror.run(mirror_tools(processes))
         lines += mirror_lines + target_rows(mirror_checks)[0]
+    if "failover" in scenarios:
+        processes.stop_all()
+        failover_lines, failover_checks = failover.run(failover_tools(processes))
+        lines += failover_lines + target_rows(failover_checks)[0]
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
