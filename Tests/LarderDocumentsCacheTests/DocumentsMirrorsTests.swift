@@ -16,7 +16,8 @@ enum MirrorFeed {
     /// The sample documents with a new a.txt (new bytes, a later `updated_at`).
     static var revised: [TestDocument] {
         var documents = sampleDocuments
-        documents[0] = TestDocument("a.txt", "alpha, revised\n")
+        // As long as the old one, so a mirror still serving the old bytes fails on its sha256.
+        documents[0] = TestDocument("a.txt", "ALPHA\n")
         documents[0].updatedAt = "2026-11-21T00:00:00Z"
         return documents
     }
@@ -68,7 +69,7 @@ struct DocumentsMirrorsTests {
                 #expect(answer.status == 200 && answer.body == document.content, "\(document.name)")
             }
             let requests = try await upstream.allRequests()
-            #expect(requests[DocumentsFeed.indexPath]?.total == (fault.connectionRefused ? nil : 1), "the primary was asked once")
+            #expect(asked(requests[DocumentsFeed.indexPath]) == (fault.connectionRefused ? 0 : 1), "the primary was asked once")
             #expect(requests[MirrorFeed.indexPath]?.total == 1)
             // Its documents come from the upstream whose index was taken.
             #expect(requests["/mirror/a.txt"]?.total == 1 && requests["/docs/a.txt"] == nil)
@@ -82,7 +83,7 @@ struct DocumentsMirrorsTests {
             let refresh = try await larder.post("/documents/refresh")
             #expect(refresh.status == 200, "\(refresh.text)")
             let after = try await upstream.allRequests()
-            #expect(after[DocumentsFeed.indexPath]?.total == requests[DocumentsFeed.indexPath]?.total, "a dead primary costs one attempt per breaker window")
+            #expect(asked(after[DocumentsFeed.indexPath]) == asked(requests[DocumentsFeed.indexPath]), "a dead primary costs one attempt per breaker window")
             #expect(after[MirrorFeed.indexPath]?.statuses["304"] == 1, "the secondary's validators went to the secondary")
         }
     }
@@ -130,7 +131,7 @@ struct DocumentsMirrorsTests {
             #expect(answer.status == 200 && answer.body == sampleDocuments[0].content)
             #expect(answer.header("ETag") == "\"" + sampleDocuments[0].sha256.prefix(32) + "\"")
             let requests = try await upstream.allRequests()
-            #expect(requests["/docs/a.txt"]?.total == 1 && requests["/mirror/a.txt"]?.total == 1)
+            #expect(asked(requests["/docs/a.txt"]) == 1 && asked(requests["/mirror/a.txt"]) == 1)
             #expect(requests["/mirror/b.txt"] == nil, "only the failed document went to the secondary")
             #expect(requests[MirrorFeed.indexPath] == nil, "the index came from the primary")
         }
@@ -151,7 +152,7 @@ struct DocumentsMirrorsTests {
             #expect(failure.contains(upstream.url(DocumentsFeed.indexPath)) && failure.contains(upstream.url(MirrorFeed.indexPath)), "\(failure)")
             #expect(failure.contains("sha256"), "\(failure)")
             let requests = try await upstream.allRequests()
-            #expect(requests["/mirror/a.txt"]?.total == 2, "the first sync's download, then the fallback")
+            #expect(requests["/mirror/a.txt"]?.total == 1, "the fallback (the first sync took a.txt from the primary)")
         }
     }
 
@@ -166,5 +167,10 @@ struct DocumentsMirrorsTests {
             #expect(requests["/mirror/a.txt"] == nil, "no relative path: not tried on the secondary")
             #expect(try await larder.get("/documents/b.txt").body == documents[1].content)
         }
+    }
+
+    /// Requests the sample upstream answered or still holds (a hang Larder gave up on is still in flight).
+    private func asked(_ count: RequestCount?) -> Int {
+        count.map { $0.total + $0.inFlight } ?? 0
     }
 }
