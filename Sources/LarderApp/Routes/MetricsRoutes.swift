@@ -31,6 +31,7 @@ struct MetricsRoutes: Sendable {
         }
         if let documents {
             record(.documents, documents.refresher)
+            record(.documents, documents.upstreamReports)
             let summary = documents.summary
             metrics.set(.documentsListed, Double(summary.listed))
             metrics.set(.documentsMirrored, Double(summary.mirrored))

@@ -116,6 +116,7 @@ struct StatusReporter: Sendable {
             publication: nil,
             failedDocuments: failed.prefix(ResourceReport.failedDocumentsShown).map { .init(name: $0.name, message: $0.message) })
         report.sync = documents.syncProgress
+        report.upstreams = documents.upstreamReports
         return report
     }
 
