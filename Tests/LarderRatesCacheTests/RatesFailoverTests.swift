@@ -211,4 +211,16 @@ struct RatesFailoverTests {
             #expect(changed.json?["date"] as? String == "2026-11-20")
         }
     }
+
+    @Test func validatorsGoOnlyToTheUpstreamThatSentThem() async throws {
+        // Both serve the same bytes, so the same strong ETag: the primary's sent to the secondary would get a 304.
+        try await withTwoUpstreams { larder, upstream in
+            try await upstream.fault(#"{"path":"\#(primaryPath)","status":503}"#)
+            _ = await larder.refreshRates()
+            #expect(try await upstream.requests(secondaryPath).statuses == ["200": 1], "asked without the primary's ETag")
+            // The secondary's own validators are stored now: the next refresh revalidates with them.
+            _ = await larder.refreshRates()
+            #expect(try await upstream.requests(secondaryPath).statuses == ["200": 1, "304": 1])
+        }
+    }
 }
