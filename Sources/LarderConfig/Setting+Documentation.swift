@@ -20,7 +20,8 @@ extension Setting {
         case .host: ("127.0.0.1", "address to bind (a literal or a resolvable name; the container uses `0.0.0.0`)")
         case .port: ("8080", "port to bind; `0` picks a free one")
         case .cacheDir: ("./larder-cache", "where the cache lives")
-        case .ratesURL: (nil, "upstream of `/rates` (`http`/`https`); unset disables the rates routes")
+        case .ratesURL:
+            (nil, "upstream of `/rates` (`http`/`https`), or several in priority order: the flag repeated, the variable a comma list; each `URL` or `URL;format=NAME`; unset disables the rates routes")
         case .ratesFormat: ("auto", Self.choices(RatesFormat.allCases.map(\.rawValue)))
         case .ratesTTL: ("1h", "how long a rate set stays fresh (under `--rates-schedule ttl`)")
         case .ratesSchedule:
@@ -33,7 +34,8 @@ extension Setting {
         case .ratesCORS:
             ("*", "which web pages may read the rates: `*`, `none`, or a comma list of origins (`https://app.example,http://localhost:3000`)")
         case .documentsCORS: ("none", "the same for the documents; none by default, as a mirror may hold private documents")
-        case .documentsURL: (nil, "upstream documents index (`http`/`https`); unset disables the documents routes")
+        case .documentsURL:
+            (nil, "upstream documents index (`http`/`https`), or several in priority order as for `--rates-url`; unset disables the documents routes")
         case .documentsFormat: ("auto", Self.choices(DocumentsFormat.allCases.map(\.rawValue)))
         case .documentsIndexMaxBytes:
             ("64m", "the largest documents index taken (after decompression); an index of 100,000 entries (about 22 MB of JSON) fits")

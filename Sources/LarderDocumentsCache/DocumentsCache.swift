@@ -10,7 +10,7 @@ public import Logging
 /// The documents mirror: the last valid index, the verified files on disk, and the refresher that
 /// keeps the index fresh and the files in step with it.
 public final class DocumentsCache: Sendable {
-    /// The upstream and the limits the mirror runs under (SPEC §2, §6).
+    /// The upstreams (in priority order) and the limits the mirror runs under (SPEC §2, §4.12, §6).
     public struct Settings: Sendable {
         public var upstream: UpstreamResource<DocumentsFormat>
         public var ttl: Duration
@@ -39,6 +39,8 @@ public final class DocumentsCache: Sendable {
     /// How far the running sync is (`/status`).
     let progress = SyncProgress()
     let mirror: MirrorDirectory
+    /// The upstreams, their health, and which one the held index came from.
+    let upstreams: DocumentUpstreams
     /// The `/documents` answer, rendered to files once per change.
     let listing: ListingCache
     let store: Store
@@ -47,18 +49,20 @@ public final class DocumentsCache: Sendable {
     let events: any CacheEvents
     let logger: Logger
 
-    /// Loads the mirror (kept, served stale, when `--documents-url` changed: SPEC §4.9) and cleans the directory of
+    /// Loads the mirror (kept, served stale, when the set of `--documents-url`s changed: SPEC §4.9) and cleans the directory of
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
     public init(
         _ settings: Settings, store: Store, directory: String,
         client: any UpstreamTransport, clock: any FreshnessClock, events: any CacheEvents, logger: Logger
     ) throws {
         let upstream = settings.upstream
+        let upstreams = DocumentUpstreams(upstream)
+        self.upstreams = upstreams
         self.clock = clock
         self.events = events
         self.logger = logger
         let upstreamSwitch = UpstreamSwitch(
-            pending: try store.prepare(resource: DocumentEntryRecord.resource, upstreamURL: upstream.url))
+            pending: try store.prepare(resource: DocumentEntryRecord.resource, upstreamURL: upstream.identity))
         if upstreamSwitch.isPending {
             logger.notice("documents: the upstream URL changed; the mirror is served, marked stale, until the new upstream's index is synced")
         }
@@ -73,7 +77,7 @@ public final class DocumentsCache: Sendable {
         listing = try ListingCache(directory: directory + "-listing", store: store, state: state, logger: logger)
         self.store = store
         let downloader = DocumentDownloader(
-            mirror: mirror, client: client, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
+            mirror: mirror, client: client, upstreams: upstreams, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
         let downloads = DocumentDownloads(
             downloader: downloader, state: state,
             commits: GroupCommit(mirror: mirror, store: store, state: state, logger: logger),
@@ -82,7 +86,7 @@ public final class DocumentsCache: Sendable {
         let sweep = MirrorSweep(mirror: mirror, store: store, state: state, logger: logger)
         self.sweep = sweep
         let sync = DocumentsSync(
-            upstream: upstream, store: store, client: client, state: state, downloads: downloads, mirror: mirror, sweep: sweep,
+            upstreams: upstreams, upstreamIdentity: upstream.identity, store: store, client: client, state: state, downloads: downloads, mirror: mirror, sweep: sweep,
             listing: listing,
             indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
@@ -129,6 +133,9 @@ extension DocumentsCache {
 
     /// How far the running sync's downloads are; `running` is false between syncs.
     public var syncProgress: SyncProgress.Snapshot { progress.snapshot }
+
+    /// Each upstream with its health, in priority order (`/status`, `/metrics`, the status page).
+    public var upstreamReports: [UpstreamReport] { upstreams.reports(at: clock.now) }
 
     /// True once an index was accepted (readiness): listed documents not yet mirrored are fetched on demand.
     public var hasData: Bool { state.hasIndex }

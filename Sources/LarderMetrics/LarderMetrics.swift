@@ -104,6 +104,13 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
         counter(.upstreamFetches, [("resource", resource.rawValue), ("outcome", outcome.rawValue)]).increment()
     }
 
+    /// Counted for the resource, as `upstreamFetch(_:outcome:)` counts it, and for the upstream.
+    public func upstreamFetch(_ resource: CacheResource, upstream: String, outcome: FetchOutcome) {
+        upstreamFetch(resource, outcome: outcome)
+        counter(.upstreamFetchesByUpstream, [("resource", resource.rawValue), ("upstream", upstream), ("outcome", outcome.rawValue)])
+            .increment()
+    }
+
     public func refreshed(_ resource: CacheResource, duration: Duration) {
         make.timer(.refreshDuration, [("resource", resource.rawValue)])
             .recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000

@@ -12,6 +12,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case cacheStaleHits = "larder_cache_stale_hits_total"
     case cacheMisses = "larder_cache_misses_total"
     case upstreamFetches = "larder_upstream_fetches_total"
+    case upstreamFetchesByUpstream = "larder_upstream_fetches_by_upstream_total"
     case upstreamRegressionsRefused = "larder_upstream_regressions_refused_total"
     case publicationsMissed = "larder_publications_missed_total"
     case refreshDuration = "larder_refresh_duration_seconds"
@@ -21,6 +22,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case resourceStale = "larder_resource_stale"
     case lastSuccessTimestamp = "larder_last_success_timestamp_seconds"
     case refreshConsecutiveFailures = "larder_refresh_consecutive_failures"
+    case upstreamUp = "larder_upstream_up"
     case rateSets = "larder_rates_sets"
     case documentsListed = "larder_documents_listed"
     case documentsMirrored = "larder_documents_mirrored"
@@ -45,12 +47,13 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .httpRequests, .requestsRefused, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamRegressionsRefused,
+        case .httpRequests, .requestsRefused, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamFetchesByUpstream,
+             .upstreamRegressionsRefused,
              .publicationsMissed, .processCPUSeconds:
             .counter
         case .httpRequestDuration, .refreshDuration:
             .histogram
-        case .ready, .resourceStale, .lastSuccessTimestamp, .refreshConsecutiveFailures, .rateSets, .documentsListed,
+        case .ready, .resourceStale, .lastSuccessTimestamp, .refreshConsecutiveFailures, .upstreamUp, .rateSets, .documentsListed,
              .documentsMirrored, .documentsBytes, .documentsFailed, .buildInfo, .processResidentMemory,
              .processVirtualMemory, .processOpenFDs, .processMaxFDs, .processStartTime:
             .gauge
@@ -68,6 +71,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .cacheStaleHits: "Requests answered from an expired cached copy (the upstream has not confirmed it in time)."
         case .cacheMisses: "Requests that found nothing cached and waited for the upstream."
         case .upstreamFetches: "Upstream requests by outcome: 200 (taken), 304, error (no usable answer), refused (invalid payload)."
+        case .upstreamFetchesByUpstream:
+            "Upstream requests by upstream (its URL without credentials) and outcome, as larder_upstream_fetches_total counts them per resource."
         case .upstreamRegressionsRefused: "Upstream answers older than the cached copy, refused."
         case .publicationsMissed: "Expected publications (the ECB's daily rates) that had not arrived by their cutoff."
         case .refreshDuration: "Time one refresh took, from its start to its commit or failure."
@@ -76,6 +81,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .lastSuccessTimestamp:
             "Unix time the upstream last confirmed or replaced the cached copy (kept in the store across restarts); absent before the first success."
         case .refreshConsecutiveFailures: "Refreshes that failed in a row since the last success."
+        case .upstreamUp:
+            "1 while the upstream's breaker lets refreshes ask it and its last attempt succeeded (or none was made yet), else 0."
         case .rateSets: "Rate sets stored (one per publication day)."
         case .documentsListed: "Documents the accepted index lists."
         case .documentsMirrored: "Documents the index lists that are mirrored on disk."

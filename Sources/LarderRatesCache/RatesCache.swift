@@ -47,6 +47,8 @@ public final class RatesCache: Sendable {
     let publisher: RatesPublisher
     /// Every currency's first and last stored day, read once per snapshot for the v2 metadata routes.
     let coverage = CoverageMemo()
+    /// The upstreams in priority order and each one's health.
+    let upstreams: RatesUpstreams
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9).
@@ -58,7 +60,7 @@ public final class RatesCache: Sendable {
         self.events = events
         self.logger = logger
         let upstreamSwitch = UpstreamSwitch(
-            pending: try store.prepare(resource: RateSetRecord.resource, upstreamURL: settings.upstream.url))
+            pending: try store.prepare(resource: RateSetRecord.resource, upstreamURL: settings.upstream.identity))
         if upstreamSwitch.isPending {
             logger.notice("rates: the upstream URL changed; the cached rates are served, marked stale, until the new upstream delivers")
         }
@@ -89,8 +91,11 @@ public final class RatesCache: Sendable {
         let publisher = RatesPublisher(configured: settings.provider, format: format)
         self.publisher = publisher
         let followsFormat = settings.schedule == .auto
+        let upstreams = RatesUpstreams(settings.upstream)
+        self.upstreams = upstreams
         let sync = RatesSync(
-            upstream: settings.upstream, store: store, client: client, maxBytes: settings.maxBytes,
+            upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
+            maxBytes: settings.maxBytes,
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
@@ -178,6 +183,9 @@ extension RatesCache {
         guard let current else { return (nil, 0) }
         return (current.set.date.description, current.history.count)
     }
+
+    /// Each upstream, in priority order, with its health (`/status`, `/metrics`, the status page).
+    public var upstreamReports: [UpstreamReport] { upstreams.reports(at: refresher.clock.now) }
 
     /// True once a rate set is cached (readiness).
     public var hasData: Bool { current != nil }

@@ -8,12 +8,21 @@ public protocol CacheEvents: Sendable {
     func miss(_ resource: CacheResource)
     /// One upstream fetch and how it ended.
     func upstreamFetch(_ resource: CacheResource, outcome: FetchOutcome)
+    /// One fetch from one of the resource's upstreams (`upstream`: its label, without credentials).
+    func upstreamFetch(_ resource: CacheResource, upstream: String, outcome: FetchOutcome)
     /// One refresh, from start to commit or failure.
     func refreshed(_ resource: CacheResource, duration: Duration)
     /// Upstream data older than the cached data, refused (SPEC §4.3).
     func regressionRefused(_ resource: CacheResource)
     /// An expected publication that had not come by its cutoff (SPEC §4.10).
     func publicationMissed(_ resource: CacheResource)
+}
+
+extension CacheEvents {
+    /// Observers that do not tell upstreams apart count the fetch for the resource.
+    public func upstreamFetch(_ resource: CacheResource, upstream: String, outcome: FetchOutcome) {
+        upstreamFetch(resource, outcome: outcome)
+    }
 }
 
 extension RefreshError {

@@ -46,12 +46,13 @@ enum DocumentsFeed {
 }
 
 extension SampleUpstreamControl {
-    /// Puts every document's bytes and then the index listing them (`index` instead, when given).
-    func publish(_ documents: [TestDocument], index: String? = nil) async throws {
+    /// Puts every document's bytes and then the index listing them (`index` instead, when given),
+    /// under `folder` (where `DocumentsFeed.indexPath` is, unless told).
+    func publish(_ documents: [TestDocument], index: String? = nil, under folder: String = "/docs/") async throws {
         for document in documents {
-            try await put("/docs/" + document.name, document.content)
+            try await put(folder + document.name, document.content)
         }
-        try await put(DocumentsFeed.indexPath, index ?? DocumentsFeed.index(documents))
+        try await put(folder + "index.json", index ?? DocumentsFeed.index(documents))
     }
 }
 

@@ -21,6 +21,8 @@ struct CommandLineTests {
         ["--admin-token", ""], ["--threads", "0"], ["--log-level", "loud"], ["--log-format", "xml"],
         ["--client-timeout", "soon"], ["--max-connections", "-3"], ["--max-connections-per-ip", "none"],
         ["--allowed-hosts", ""], ["--allowed-hosts", "evil host"], ["--allowed-hosts", "a:0"], ["--allowed-hosts", "*.example"],
+        ["--rates-url", "https://a.test/r.xml", "--rates-url", "https://b.test/r.xml;format=csv"],
+        ["--documents-url", "https://a.test/index.json", "--documents-url", "gopher://b.test/index.json"],
     ])
     func badFlagExits64NamingIt(arguments: [String]) async throws {
         let result = try await onThread { try ChildProcess.run("larder", ["serve"] + arguments) }
@@ -35,6 +37,17 @@ struct CommandLineTests {
         }
         #expect(result.status == 64)
         #expect(result.stderr.contains("LARDER_RATES_TTL (--rates-ttl): 'forever'"))
+    }
+
+    @Test func aBadEntryOfAnUpstreamListExits64WithoutItsCredentials() async throws {
+        let result = try await onThread {
+            try ChildProcess.run("larder", ["serve"], environment: [
+                "LARDER_RATES_URL": "https://a.test/r.xml,https://user:s3cret@b.test/r.xml;format=csv",
+            ])
+        }
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("LARDER_RATES_URL"))
+        #expect(!result.stderr.contains("s3cret"))
     }
 
     @Test func environmentConfiguresAndFlagsWin() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// An ECB document of `days` consecutive days whose every rate carries `version` in its last digits,
 /// so a mix of two refreshes shows as two versions in one answer.
-private func history(version: Int, days: Int) -> String {
+func history(version: Int, days: Int) -> String {
     var xml = """
         <?xml version="1.0" encoding="UTF-8"?>
         <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
@@ -58,24 +58,10 @@ struct RatesCrashTests {
                     // A big multi-day payload of a new version, so each refresh writes many rows.
                     let payload = Array(history(version: round, days: 400).utf8)
                     _ = try TestConnection.fetch(port: upstreamPort, "PUT", "/_control/files/feed.xml", body: payload)
-                    let larder = try ChildProcess("larder", arguments)
-                    let port = try larder.waitForListening()
                     // The start-up sync is running now; a forced refresh joins it. Kill at a moment in its window.
-                    usleep(UInt32.random(in: 0...150_000))
-                    larder.signal(SIGKILL)
-                    _ = larder.waitForExit(timeout: .seconds(5))
-                    _ = port
-                    let restarted = try ChildProcess("larder", arguments)
-                    let again = try restarted.waitForListening()
-                    let answer = try TestConnection.fetch(port: again, "/rates")
-                    if answer.status == 200 {
-                        let seen = versions(in: answer.json)
-                        if seen.count != 1 { torn.append("round \(round): versions \(seen.sorted())") }
-                    } else {
-                        torn.append("round \(round): status \(answer.status)")
+                    if let problem = try killAndRestart(arguments, killAfter: 0...150_000) {
+                        torn.append("round \(round): \(problem)")
                     }
-                    restarted.signal(SIGKILL)
-                    _ = restarted.waitForExit(timeout: .seconds(5))
                     rounds += 1
                 }
                 let store = try Store(directory: cache, logger: quietLogger)
@@ -87,6 +73,26 @@ struct RatesCrashTests {
             #expect(report.days >= 5)
         }
     }
+}
+
+/// Starts `larder` with `arguments`, kills it with SIGKILL after a random pause (µs) in `killAfter`,
+/// starts it again on the same cache and reads `/rates`: nil when that serves one whole version, else
+/// what it served instead.
+func killAndRestart(_ arguments: [String], killAfter: ClosedRange<UInt32>) throws -> String? {
+    let larder = try ChildProcess("larder", arguments)
+    _ = try larder.waitForListening()
+    usleep(UInt32.random(in: killAfter))
+    larder.signal(SIGKILL)
+    _ = larder.waitForExit(timeout: .seconds(5))
+    let restarted = try ChildProcess("larder", arguments)
+    defer {
+        restarted.signal(SIGKILL)
+        _ = restarted.waitForExit(timeout: .seconds(5))
+    }
+    let answer = try TestConnection.fetch(port: try restarted.waitForListening(), "/rates")
+    guard answer.status == 200 else { return "status \(answer.status)" }
+    let seen = versions(in: answer.json)
+    return seen.count == 1 ? nil : "versions \(seen.sorted())"
 }
 
 /// A crash test's scratch folder, removed on every exit path: `root/<folder>` made for the sample

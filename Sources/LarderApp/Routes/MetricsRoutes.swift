@@ -27,14 +27,26 @@ struct MetricsRoutes: Sendable {
         if let rates {
             record(.rates, rates.refresher)
             metrics.set(.rateSets, Double(rates.summary.days))
+            record(.rates, rates.upstreamReports)
         }
         if let documents {
             record(.documents, documents.refresher)
+            record(.documents, documents.upstreamReports)
             let summary = documents.summary
             metrics.set(.documentsListed, Double(summary.listed))
             metrics.set(.documentsMirrored, Double(summary.mirrored))
             metrics.set(.documentsBytes, Double(summary.bytes))
             metrics.set(.documentsFailed, Double(documents.failedDownloadCount))
+        }
+    }
+
+    /// `larder_upstream_up` per upstream: 0 from its first failure until it succeeds again (its breaker
+    /// open, or half-open and not yet through), else 1.
+    private func record(_ resource: CacheResource, _ upstreams: [UpstreamReport]) {
+        for upstream in upstreams {
+            metrics.set(
+                .upstreamUp, upstream.report.consecutiveFailures == 0 ? 1 : 0,
+                labels: [("resource", resource.rawValue), ("upstream", upstream.label)])
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LarderDocumentsCache
 import LarderFormats
+import LarderFreshness
 import LarderServing
 
 extension StatusReport {
@@ -52,11 +53,32 @@ extension ResourceReport {
                 "running": sync.running, "done": sync.done, "total": sync.total, "failed": sync.failed, "bytes": sync.bytes,
             ] as [String: Any]
         }
+        entry["upstreams"] = upstreams.map(\.jsonObject)
         if let publication {
             entry["schedule"] = publication.schedule
             entry["next_publication"] = time(publication.next)
             entry["publications_missed"] = publication.missed
         }
         return entry
+    }
+}
+
+extension UpstreamReport {
+    /// One entry of a resource's `upstreams` in `/status` (openapi.yaml's `Upstream`).
+    var jsonObject: [String: Any] {
+        let time = { (date: Date?) -> Any in date.map(StatusReport.timestamp) ?? NSNull() }
+        return [
+            "label": label,
+            "format": format,
+            "state": report.state.rawValue,
+            "consecutive_failures": report.consecutiveFailures,
+            "last_success": time(report.lastSuccess),
+            "last_attempt": time(report.lastAttempt),
+            "last_error": report.lastError.map {
+                ["kind": $0.kind.rawValue, "message": $0.message, "at": time(report.lastErrorAt)] as [String: Any]
+            } ?? NSNull(),
+            "open_until": time(report.state == .closed ? nil : report.openUntil),
+            "served": report.served as Any? ?? NSNull(),
+        ]
     }
 }

@@ -5,6 +5,7 @@ import LarderDocumentsCache
 import LarderFreshness
 import LarderRates
 import LarderRatesCache
+import LarderServing
 import LarderUpstream
 
 /// What Larder says about its resources, read once from the caches: `/status` renders it as JSON,
@@ -77,6 +78,8 @@ struct ResourceReport: Sendable, Equatable {
     let failedDocuments: [FailedDocument]
     /// Documents only: how far the running sync's downloads are (or the last sync's, once it ended).
     var sync: SyncProgress.Snapshot? = nil
+    /// Each upstream in priority order, with its health (SPEC §4.12).
+    var upstreams: [UpstreamReport] = []
 }
 
 /// Reads a `StatusReport` from the running caches.
@@ -94,11 +97,13 @@ struct StatusReporter: Sendable {
     private func ratesReport() -> ResourceReport? {
         guard let rates, let upstream = configuration.rates else { return nil }
         let summary = rates.summary
-        return Self.describe(
+        var report = Self.describe(
             rates.refresher, url: upstream.url, format: upstream.format.rawValue,
             counts: .rates(days: summary.days, latestDate: summary.latestDate),
             publication: .init(of: rates),
             failedDocuments: [])
+        report.upstreams = rates.upstreamReports
+        return report
     }
 
     private func documentsReport() -> ResourceReport? {
@@ -111,6 +116,7 @@ struct StatusReporter: Sendable {
             publication: nil,
             failedDocuments: failed.prefix(ResourceReport.failedDocumentsShown).map { .init(name: $0.name, message: $0.message) })
         report.sync = documents.syncProgress
+        report.upstreams = documents.upstreamReports
         return report
     }
 

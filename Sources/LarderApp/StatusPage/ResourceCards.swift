@@ -60,7 +60,9 @@ enum ResourceCards {
             html += row("Sync", "\(PageFormat.count(sync.done)) of \(PageFormat.count(sync.total)) downloads done "
                 + "(\(PageFormat.size(sync.bytes))), \(PageFormat.count(sync.failed)) failed")
         }
-        html += "</dl>\n</div>\n"
+        html += "</dl>\n"
+        html += UpstreamList.render(report.upstreams)
+        html += "</div>\n"
         html += """
             <div class="refresh" data-needs-script hidden>
             <button type="button" data-refresh="\(resource)">Refresh \(title.lowercased())</button>

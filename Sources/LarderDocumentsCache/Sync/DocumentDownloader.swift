@@ -17,13 +17,47 @@ struct DocumentDownloader: Sendable {
 
     let mirror: MirrorDirectory
     let client: any UpstreamTransport
+    let upstreams: DocumentUpstreams
     let maxBytes: Int
     let events: any CacheEvents
     let logger: Logger
 
-    /// Fetches `entry` (conditionally, with `current`'s validators, when `conditional`) and stages it for its commit.
+    /// Fetches `entry` (conditionally, with `current`'s validators, when `conditional`) and stages it
+    /// for its commit. A download that fails where the index lists it is tried at the same relative
+    /// path on the other upstreams, in order (SPEC §4.12); the index's `size` and `sha256` decide,
+    /// whichever upstream the bytes came from. Fails with every upstream's reason when none served it.
     func download(
         _ entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool, now: Date
+    ) async -> Result<StagedDownload, RefreshError> {
+        let sources = upstreams.sources(for: entry.url, at: now)
+        var failures: [(label: String, error: RefreshError)] = []
+        for (position, source) in sources.enumerated() {
+            // A mirror's validators are not the listed upstream's: a fallback asks unconditionally.
+            let attempt = await download(
+                entry, from: source, current: current, conditional: conditional && position == 0, fallback: position > 0, now: now)
+            switch attempt {
+            case .success:
+                if position > 0 { logger.info("documents: \(entry.name): served by \(source.label) after \(failures.count) failed") }
+                return attempt
+            case .failure(let error) where error.kind == .store:
+                return attempt
+            case .failure(let error):
+                failures.append((source.label, error))
+            }
+        }
+        guard failures.count > 1 else {
+            return .failure(failures.first.map { RefreshError($0.error.kind, "\(entry.name): \($0.error.message)") }
+                ?? RefreshError(.store, "\(entry.name): no upstream to fetch it from"))
+        }
+        let reasons = failures.map { "\($0.label): \($0.error.message)" }.joined(separator: "; ")
+        return .failure(RefreshError(failures[0].error.kind, "\(entry.name): \(reasons)"))
+    }
+
+    /// One attempt from one upstream; a failure's message does not name the document. A `fallback`
+    /// answered 304 failed: it was asked unconditionally, so the 304 confirms no bytes Larder holds.
+    private func download(
+        _ entry: DocumentEntryRecord, from source: (label: String, url: String), current: DocumentFileRecord?,
+        conditional: Bool, fallback: Bool, now: Date
     ) async -> Result<StagedDownload, RefreshError> {
         let temporary: (descriptor: Int32, fileName: String)
         do {
@@ -41,18 +75,22 @@ struct DocumentDownloader: Sendable {
             ? UpstreamValidators(etag: current?.etag, lastModified: current?.lastModified) : .none
         let outcome: UpstreamStreamOutcome
         do {
-            outcome = try await client.stream(entry.url, validators: validators, maxBytes: maxBytes) { chunk in
+            outcome = try await client.stream(source.url, validators: validators, maxBytes: maxBytes) { chunk in
                 try sink.write(chunk)
             }
         } catch {
-            events.upstreamFetch(.document, outcome: .error)
-            return .failure(RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "\(entry.name): \(error.message)"))
+            events.upstreamFetch(.document, upstream: source.label, outcome: .error)
+            return .failure(RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message))
         }
         switch outcome {
         case .notModified(let sent):
-            events.upstreamFetch(.document, outcome: .notModified)
+            guard !fallback else {
+                events.upstreamFetch(.document, upstream: source.label, outcome: .error)
+                return .failure(RefreshError(.upstreamError, "a 304 to an unconditional request"))
+            }
+            events.upstreamFetch(.document, upstream: source.label, outcome: .notModified)
             guard var file = current else {
-                return .failure(RefreshError(.upstreamError, "\(entry.name): a 304 for a document Larder does not hold"))
+                return .failure(RefreshError(.upstreamError, "a 304 for a document Larder does not hold"))
             }
             file.fetchedAt = now
             file.createdAt = entry.createdAt
@@ -63,12 +101,12 @@ struct DocumentDownloader: Sendable {
         case .streamed(let body):
             let (count, sha256) = sink.finish()
             let verified = (entry.size.map { $0 == count } ?? true) && (entry.sha256.map { $0 == sha256 } ?? true)
-            events.upstreamFetch(.document, outcome: verified ? .fetched : .refused)
+            events.upstreamFetch(.document, upstream: source.label, outcome: verified ? .fetched : .refused)
             if let size = entry.size, size != count {
-                return .failure(RefreshError(.invalidPayload, "\(entry.name): \(count) bytes, but the index says \(size)"))
+                return .failure(RefreshError(.invalidPayload, "\(count) bytes, but the index says \(size)"))
             }
             if let expected = entry.sha256, expected != sha256 {
-                return .failure(RefreshError(.invalidPayload, "\(entry.name): sha256 \(sha256) is not the index's \(expected)"))
+                return .failure(RefreshError(.invalidPayload, "sha256 \(sha256) is not the index's \(expected)"))
             }
             let fileName = MirrorDirectory.fileName(for: entry.name, sha256: sha256)
             let same = current?.fileName == fileName

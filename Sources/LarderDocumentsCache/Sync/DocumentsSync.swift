@@ -1,6 +1,7 @@
 import Foundation
 import LarderConfig
 import LarderDocuments
+import LarderFormats
 import LarderFreshness
 import LarderServing
 import LarderStore
@@ -13,7 +14,9 @@ import Logging
 struct DocumentsSync: Sendable {
     static let indexKey = "index"
 
-    let upstream: UpstreamResource<DocumentsFormat>
+    let upstreams: DocumentUpstreams
+    /// What the store records as the documents' source (SPEC §4.9, the list as a set).
+    let upstreamIdentity: String
     let store: Store
     let client: any UpstreamTransport
     let state: DocumentsState
@@ -22,7 +25,7 @@ struct DocumentsSync: Sendable {
     let sweep: MirrorSweep
     let listing: ListingCache
     let indexMaxBytes: Int
-    /// Pending while the mirror came from a previous upstream URL (SPEC §4.9).
+    /// Pending while the mirror came from a previous list of upstreams (SPEC §4.9).
     let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
@@ -61,15 +64,74 @@ struct DocumentsSync: Sendable {
         return .success(outcome)
     }
 
-    /// Fetches the index conditionally, reading it as it streams in; true on a 304 (or an index older
-    /// than the held one). A refused index throws and changes nothing.
+    /// How one upstream's answer for the index ended.
+    private enum IndexAnswer {
+        case notModified
+        case accepted
+        /// Generated before the held index: replaces nothing (SPEC §4.3), and the next upstream is asked.
+        case older(RefreshError)
+    }
+
+    /// Fetches the index from the first healthy upstream, moving to the next on an error, a timeout,
+    /// a refused index or one older than the held one (SPEC §4.12); true on a 304 (or when every
+    /// answer was older than the held index). When none answers, throws the first one's error and
+    /// changes nothing.
     private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
         let store = store
         let item = try await OffPool.run { () throws(StoreError) in
             try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
         }
-        let validators = state.hasIndex && !switching
-            ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
+        var failures: [(upstream: Int, error: RefreshError)] = []
+        var older = false
+        for upstream in upstreams.order(at: now) {
+            let health = upstreams.health[upstream]
+            health.attempting(at: now)
+            let answer: IndexAnswer
+            do {
+                answer = try await fetchIndex(from: upstream, held: item, now: now, switching: switching)
+            } catch let error as RefreshError where error.kind != .store {
+                health.failed(at: now, error: error)
+                failures.append((upstream, error))
+                if upstreams.upstreams.count > 1 {
+                    logger.warning("documents: the index from \(upstreams.labels[upstream]) failed: \(error.message)")
+                }
+                continue
+            }
+            switch answer {
+            case .notModified:
+                health.succeeded(at: now, served: nil)
+                return true
+            case .accepted:
+                health.succeeded(at: now, served: state.indexUpdatedAt.map { "index generated \(RFC3339.string($0, milliseconds: false))" })
+                return false
+            case .older(let error):
+                health.failed(at: now, error: error)
+                older = true
+            }
+        }
+        if older {
+            // Every answer was older than the held index: it stays, and the check counts as contact.
+            try await OffPool.run { () throws(StoreError) in
+                try store.touch(
+                    resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
+            }
+            return true
+        }
+        guard let first = failures.first else { throw RefreshError(.store, "the documents have no upstream") }
+        guard failures.count > 1 else { throw first.error }
+        let message = failures.map { "\(upstreams.labels[$0.upstream]): \($0.error.message)" }.joined(separator: "; ")
+        throw RefreshError(first.error.kind, message)
+    }
+
+    /// Fetches the index from one upstream (conditionally when the held index came from it), reading
+    /// it as it streams in, and commits it when it is taken. A refused index throws and changes nothing.
+    private func fetchIndex(from index: Int, held item: ItemRecord?, now: Date, switching: Bool) async throws -> IndexAnswer {
+        let upstream = upstreams.upstreams[index]
+        let label = upstreams.labels[index]
+        let store = store
+        // The stored validators are the source's: another upstream's ETag says nothing.
+        let conditional = state.hasIndex && !switching && upstreams.indexSource == index
+        let validators = conditional ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : .none
         guard let indexURL = URL(string: upstream.url) else {
             throw RefreshError(.store, "the documents URL cannot be read as a URL")
         }
@@ -85,11 +147,11 @@ struct DocumentsSync: Sendable {
         } catch {
             await intake.discard()
             if let refusal = intake.refusal {
-                events.upstreamFetch(.documents, outcome: .refused)
+                events.upstreamFetch(.documents, upstream: label, outcome: .refused)
                 throw RefreshError(.invalidPayload, "refused the documents index: \(refusal.message)")
             }
             if let error = error as? UpstreamError {
-                events.upstreamFetch(.documents, outcome: .error)
+                events.upstreamFetch(.documents, upstream: label, outcome: .error)
                 throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "index: \(error.message)")
             }
             throw RefreshError(.store, "index: \(error)")
@@ -97,45 +159,44 @@ struct DocumentsSync: Sendable {
         switch answer {
         case .notModified(let sent):
             await intake.discard()
-            // Asked without validators, a new upstream has nothing to confirm: a 304 is no index of it.
-            guard !switching else {
-                events.upstreamFetch(.documents, outcome: .error)
-                throw RefreshError(.upstreamError, "index: the new upstream answered 304 to an unconditional request")
+            // Asked without validators (a new upstream, or one the held index did not come from), a 304
+            // confirms nothing Larder holds: it is no index of it.
+            guard conditional || !(switching || upstreams.indexSource != index) else {
+                events.upstreamFetch(.documents, upstream: label, outcome: .error)
+                throw RefreshError(.upstreamError, "index: the upstream answered 304 to an unconditional request")
             }
-            events.upstreamFetch(.documents, outcome: .notModified)
+            events.upstreamFetch(.documents, upstream: label, outcome: .notModified)
             try await OffPool.run { () throws(StoreError) in
                 try store.touch(
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
                     etag: sent.etag, lastModified: sent.lastModified)
             }
-            return true
+            return .notModified
         case .streamed(let body):
-            events.upstreamFetch(.documents, outcome: .fetched)
-            // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3);
-            // the rule compares copies of one upstream, so not across a change of URL (§4.9), and a
-            // held `generated_at` after now decides nothing (§4.11): it would refuse every real index.
+            events.upstreamFetch(.documents, upstream: label, outcome: .fetched)
+            // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3),
+            // whichever upstream either came from (§4.12); not across a change of upstreams (§4.9), and
+            // a held `generated_at` after now decides nothing (§4.11): it would refuse every real index.
             if !switching, let generated = generatedAt, let held = item?.updatedAt, held <= now, state.hasIndex,
                generated < held {
                 await intake.discard()
                 events.regressionRefused(.documents)
-                logger.warning("documents: refused an index generated at \(generated), older than the held one (\(held))")
-                try await OffPool.run { () throws(StoreError) in
-                    try store.touch(
-                        resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
-                }
-                return true
+                logger.warning("documents: refused an index from \(label) generated at \(generated), older than the held one (\(held))")
+                return .older(RefreshError(
+                    .invalidPayload, "index: generated at \(RFC3339.string(generated, milliseconds: false)), older than the held one (\(RFC3339.string(held, milliseconds: false)))"))
             }
             let updatedAt = generatedAt ?? now
             let item = ItemRecord(
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
                 etag: body.validators.etag, lastModified: body.validators.lastModified)
-            let adopting = switching ? upstream.url : nil
+            let adopting = switching ? upstreamIdentity : nil
             try await OffPool.run { () throws(StoreError) in
                 try store.commitStagedDocumentEntries(item: item, adopting: adopting)
             }
+            upstreams.indexSource = index
             state.setIndex(updatedAt: updatedAt, storedAt: now)
             if switching { upstreamSwitch.completed() }
-            return false
+            return .accepted
         }
     }
 

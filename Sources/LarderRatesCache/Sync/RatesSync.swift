@@ -7,7 +7,8 @@ import LarderStore
 import LarderUpstream
 import Logging
 
-/// One refresh of the rates: conditional GET, parse, merge, and one committed transaction.
+/// One refresh of the rates (SPEC §4.12): the upstreams asked in order of health, each at most once,
+/// until one delivers; each delivery is a conditional GET, parse, merge, and one committed transaction.
 struct RatesSync: Sendable {
     static let itemKey = "feed"
 
@@ -19,118 +20,55 @@ struct RatesSync: Sendable {
         var replacedAll = false
         /// The format the body was read as; nil after a 304.
         var format: RatesFormat?
+        /// What the upstream served, for `/status` (e.g. `2026-11-27 (1 day)`).
+        var served: String?
     }
 
-    let upstream: UpstreamResource<RatesFormat>
+    let upstreams: RatesUpstreams
+    /// What the store records as the resource's source: the list as a set (SPEC §4.9).
+    let identity: String
     let store: Store
     let client: any UpstreamTransport
     let maxBytes: Int
-    /// Pending while the stored days came from a previous upstream URL (SPEC §4.9).
+    /// Pending while the stored days came from a previous upstream list (SPEC §4.9).
     let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
 
+    /// Asks the upstreams `UpstreamOrder` names, in turn, until one delivers; when all fail, the
+    /// refresh fails with the only error (one upstream, as before) or one naming each.
     func run(contactAt now: Date) async -> Result<Applied, RefreshError> {
-        do {
-            return .success(try await attempt(now))
-        } catch let error as RefreshError {
-            return .failure(error)
-        } catch {
-            return .failure(RefreshError(.store, "\(error)"))
+        var failures: [(label: String, error: RefreshError)] = []
+        let order = UpstreamOrder.indices(upstreams.health, at: now)
+        for (position, index) in order.enumerated() {
+            let health = upstreams.health[index]
+            health.attempting(at: now)
+            do {
+                let applied = try await attempt(index).run(now)
+                health.succeeded(at: now, served: applied.served)
+                upstreams.tookValidators(from: index)
+                return .success(applied)
+            } catch {
+                let failure = (error as? RefreshError) ?? RefreshError(.store, "\(error)")
+                // Larder's own store failing is no upstream's fault: the refresh stops, no health moves.
+                if failure.kind == .store { return .failure(failure) }
+                health.failed(at: now, error: failure)
+                failures.append((upstreams.labels[index], failure))
+                if position + 1 < order.count {
+                    logger.warning("rates: upstream \(upstreams.labels[index]) failed (\(failure.message)); asking the next")
+                }
+            }
         }
+        guard let last = failures.last else { return .failure(RefreshError(.unreachable, "no upstream to ask")) }
+        guard failures.count > 1 else { return .failure(last.error) }
+        let each = failures.map { "\($0.label): \($0.error.message)" }.joined(separator: "; ")
+        return .failure(RefreshError(last.error.kind, "every upstream failed: \(each)"))
     }
 
-    /// The store's reads and writes, and the parse, run off the cooperative pool (`OffPool`): a
-    /// commit waits for the disk, and the pool's few threads must stay free to answer requests.
-    private func attempt(_ now: Date) async throws -> Applied {
-        let store = store
-        let (item, latest) = try await OffPool.run { () throws(StoreError) in
-            (try store.item(resource: RateSetRecord.resource, key: Self.itemKey), try store.latestRateSet())
-        }
-        // Validators only make sense while the data they validate is still stored, from this upstream.
-        let validators = latest == nil || upstreamSwitch.isPending ? UpstreamValidators.none
-            : UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified)
-        let answer: UpstreamResult
-        do {
-            answer = try await client.fetch(upstream.url, validators: validators, maxBytes: maxBytes)
-        } catch {
-            events.upstreamFetch(.rates, outcome: .error)
-            throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message)
-        }
-        switch answer {
-        case .notModified(let sent):
-            // Asked without validators, a new upstream has nothing to confirm: a 304 is no copy of it.
-            guard !upstreamSwitch.isPending else {
-                events.upstreamFetch(.rates, outcome: .error)
-                throw RefreshError(.upstreamError, "the new upstream answered 304 to an unconditional request")
-            }
-            events.upstreamFetch(.rates, outcome: .notModified)
-            try await OffPool.run { () throws(StoreError) in
-                try store.touch(
-                    resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
-                    etag: sent.etag, lastModified: sent.lastModified)
-            }
-            return Applied(outcome: RatesRefreshOutcome(
-                kind: .notModified, daysChanged: 0, date: latest.flatMap { RateDate($0.date) }))
-        case .fetched(let body):
-            return try await OffPool.run { try apply(body, previous: item, latest: latest, now: now) }
-        }
-    }
-
-    private func apply(
-        _ body: UpstreamBody, previous: ItemRecord?, latest: RateSetRecord?, now: Date
-    ) throws -> Applied {
-        let payload: ParsedRates
-        let newest: RateSet
-        do throws(RatesFormatError) {
-            payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
-            // Bounded before anything is stored (SPEC §4.11): one day years ahead would otherwise
-            // become the newest, refuse every real day as a regression and push the schedule past it.
-            try RateBounds(format: payload.format, now: now).check(payload.sets)
-            guard let latest = payload.latest else { throw RatesFormatError("\(payload.format.rawValue): no rates") }
-            newest = latest
-        } catch {
-            events.upstreamFetch(.rates, outcome: .refused)
-            throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
-        }
-        events.upstreamFetch(.rates, outcome: .fetched)
-        let item = ItemRecord(
-            resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
-            createdAt: newest.createdAt, updatedAt: newest.updatedAt,
-            etag: body.validators.etag, lastModified: body.validators.lastModified)
-        if upstreamSwitch.isPending {
-            // A new upstream's first valid copy replaces the old one whole; never-regress compares
-            // copies of one upstream, so it does not apply across the change (SPEC §4.9).
-            try store.commitRates(
-                payload.sets.map { RateSetRecord($0, storedAt: now) }, item: item, format: payload.format.rawValue,
-                adopting: upstream.url)
-            upstreamSwitch.completed()
-            logger.notice("rates: the new upstream's \(payload.sets.count) day(s) replaced the previous upstream's; newest \(newest.date)")
-            return Applied(
-                outcome: RatesRefreshOutcome(kind: .updated, daysChanged: payload.sets.count, date: newest.date),
-                written: payload.sets, replacedAll: true, format: payload.format)
-        }
-        let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
-        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now)
-        let latestDate = latest.flatMap { RateDate($0.date) }
-        if let regression = plan.regression {
-            logger.warning("rates: refused older upstream data: \(regression)")
-            events.regressionRefused(.rates)
-            try store.touch(resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
-            return Applied(
-                outcome: RatesRefreshOutcome(kind: .regressionRefused, daysChanged: 0, date: latestDate),
-                format: payload.format)
-        }
-        try store.commitRates(
-            plan.write.map { RateSetRecord($0, storedAt: now) }, item: item, format: payload.format.rawValue)
-        let date = max(latestDate ?? newest.date, newest.date)
-        if plan.write.isEmpty {
-            return Applied(outcome: RatesRefreshOutcome(kind: .unchanged, daysChanged: 0, date: date), format: payload.format)
-        }
-        logger.info("rates: stored \(plan.write.count) day(s); newest \(date)")
-        return Applied(
-            outcome: RatesRefreshOutcome(kind: .updated, daysChanged: plan.write.count, date: date),
-            written: plan.write, format: payload.format)
+    private func attempt(_ index: Int) -> RatesUpstreamAttempt {
+        RatesUpstreamAttempt(
+            sync: self, upstream: upstreams.list[index], label: upstreams.labels[index],
+            ownsValidators: upstreams.ownsValidators(index))
     }
 }
 

@@ -1,0 +1,125 @@
+import Foundation
+import LarderConfig
+import LarderFreshness
+import LarderRates
+import LarderServing
+import LarderStore
+import LarderUpstream
+import Logging
+
+/// One upstream asked once within a refresh: conditional GET, parse, bounds, merge, one commit. A
+/// thrown `RefreshError` of any kind but `.store` is the upstream's failure; the refresh moves on.
+struct RatesUpstreamAttempt: Sendable {
+    /// The refresh this attempt is part of: the store, client, limits and events it works with.
+    let sync: RatesSync
+    let upstream: Upstream<RatesFormat>
+    /// The upstream's name in metrics and logs, without credentials.
+    let label: String
+    /// Whether the stored validators came from this upstream (only then are they sent).
+    let ownsValidators: Bool
+
+    /// The store's reads and writes, and the parse, run off the cooperative pool (`OffPool`): a
+    /// commit waits for the disk, and the pool's few threads must stay free to answer requests.
+    func run(_ now: Date) async throws -> RatesSync.Applied {
+        let store = sync.store
+        let (item, latest) = try await OffPool.run { () throws(StoreError) in
+            (try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey), try store.latestRateSet())
+        }
+        // Validators only make sense while the data they validate is still stored, from this upstream.
+        let sendsValidators = latest != nil && !sync.upstreamSwitch.isPending && ownsValidators
+        let validators = sendsValidators
+            ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : UpstreamValidators.none
+        let purpose = RatesRequestPurpose.refresh(
+            newestStored: latest.flatMap { RateDate($0.date) }, lastSuccess: latest == nil ? nil : item?.fetchedAt)
+        let url = RatesRequest.url(base: upstream.url, format: upstream.format, for: purpose)
+        let answer: UpstreamResult
+        do {
+            answer = try await sync.client.fetch(url, validators: validators, maxBytes: sync.maxBytes)
+        } catch {
+            sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
+            throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message)
+        }
+        switch answer {
+        case .notModified(let sent):
+            // Asked without validators, a new upstream has nothing to confirm: a 304 is no copy of it.
+            guard !sync.upstreamSwitch.isPending, sync.upstreams.isSingle || sendsValidators else {
+                sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
+                throw RefreshError(.upstreamError, "the upstream answered 304 to an unconditional request")
+            }
+            sync.events.upstreamFetch(.rates, upstream: label, outcome: .notModified)
+            try await OffPool.run { () throws(StoreError) in
+                try store.touch(
+                    resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now,
+                    etag: sent.etag, lastModified: sent.lastModified)
+            }
+            let date = latest.flatMap { RateDate($0.date) }
+            return RatesSync.Applied(
+                outcome: RatesRefreshOutcome(kind: .notModified, daysChanged: 0, date: date),
+                served: date.map { "\($0) (not modified)" })
+        case .fetched(let body):
+            return try await OffPool.run { try apply(body, latest: latest, now: now) }
+        }
+    }
+
+    private func apply(_ body: UpstreamBody, latest: RateSetRecord?, now: Date) throws -> RatesSync.Applied {
+        let store = sync.store
+        let payload: ParsedRates
+        let newest: RateSet
+        do throws(RatesFormatError) {
+            payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
+            // Bounded before anything is stored (SPEC §4.11): one day years ahead would otherwise
+            // become the newest, refuse every real day as a regression and push the schedule past it.
+            try RateBounds(format: payload.format, now: now).check(payload.sets)
+            guard let latest = payload.latest else { throw RatesFormatError("\(payload.format.rawValue): no rates") }
+            newest = latest
+        } catch {
+            sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
+            throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
+        }
+        sync.events.upstreamFetch(.rates, upstream: label, outcome: .fetched)
+        let served = "\(newest.date) (\(payload.sets.count) day\(payload.sets.count == 1 ? "" : "s"))"
+        let item = ItemRecord(
+            resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now,
+            createdAt: newest.createdAt, updatedAt: newest.updatedAt,
+            etag: body.validators.etag, lastModified: body.validators.lastModified)
+        if sync.upstreamSwitch.isPending {
+            // A new upstream's first valid copy replaces the old one whole; never-regress compares
+            // copies of one upstream, so it does not apply across the change (SPEC §4.9).
+            try store.commitRates(
+                payload.sets.map { RateSetRecord($0, storedAt: now) }, item: item, format: payload.format.rawValue,
+                adopting: sync.identity)
+            sync.upstreamSwitch.completed()
+            sync.logger.notice("rates: the new upstream's \(payload.sets.count) day(s) replaced the previous upstream's; newest \(newest.date)")
+            return RatesSync.Applied(
+                outcome: RatesRefreshOutcome(kind: .updated, daysChanged: payload.sets.count, date: newest.date),
+                written: payload.sets, replacedAll: true, format: payload.format, served: served)
+        }
+        let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
+        // HOOK(formats): an incremental request (`RatesRequest.isIncremental`) carries revisions of past days, not a regression.
+        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now)
+        let latestDate = latest.flatMap { RateDate($0.date) }
+        if let regression = plan.regression {
+            sync.logger.warning("rates: refused older upstream data from \(label): \(regression)")
+            sync.events.regressionRefused(.rates)
+            // Behind the copy: with one upstream, today's `regression_refused` success; with several,
+            // this upstream's failure: the next one is asked, and nothing here moves.
+            guard sync.upstreams.isSingle else { throw RefreshError(.invalidPayload, "refused older upstream data: \(regression)") }
+            try store.touch(resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
+            return RatesSync.Applied(
+                outcome: RatesRefreshOutcome(kind: .regressionRefused, daysChanged: 0, date: latestDate),
+                format: payload.format, served: served)
+        }
+        try store.commitRates(
+            plan.write.map { RateSetRecord($0, storedAt: now) }, item: item, format: payload.format.rawValue)
+        let date = max(latestDate ?? newest.date, newest.date)
+        if plan.write.isEmpty {
+            return RatesSync.Applied(
+                outcome: RatesRefreshOutcome(kind: .unchanged, daysChanged: 0, date: date), format: payload.format,
+                served: served)
+        }
+        sync.logger.info("rates: stored \(plan.write.count) day(s) from \(label); newest \(date)")
+        return RatesSync.Applied(
+            outcome: RatesRefreshOutcome(kind: .updated, daysChanged: plan.write.count, date: date),
+            written: plan.write, format: payload.format, served: served)
+    }
+}
