@@ -14,6 +14,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case upstreamFetches = "larder_upstream_fetches_total"
     case upstreamRegressionsRefused = "larder_upstream_regressions_refused_total"
     case publicationsMissed = "larder_publications_missed_total"
+    case ratesCrossChecks = "larder_rates_cross_checks_total"
+    case ratesCrossCheckDisagreements = "larder_rates_cross_check_disagreements_total"
     case refreshDuration = "larder_refresh_duration_seconds"
 
     // State, read at scrape time.
@@ -46,7 +48,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     public var kind: Kind {
         switch self {
         case .httpRequests, .requestsRefused, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamRegressionsRefused,
-             .publicationsMissed, .processCPUSeconds:
+             .publicationsMissed, .ratesCrossChecks, .ratesCrossCheckDisagreements, .processCPUSeconds:
             .counter
         case .httpRequestDuration, .refreshDuration:
             .histogram
@@ -70,6 +72,9 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .upstreamFetches: "Upstream requests by outcome: 200 (taken), 304, error (no usable answer), refused (invalid payload)."
         case .upstreamRegressionsRefused: "Upstream answers older than the cached copy, refused."
         case .publicationsMissed: "Expected publications (the ECB's daily rates) that had not arrived by their cutoff."
+        case .ratesCrossChecks:
+            "Checks of a new rates publication against the other upstreams, by outcome: agreed, disagreed, unavailable (no other upstream answered)."
+        case .ratesCrossCheckDisagreements: "Currencies on which a rates cross-check found the upstreams' published values different."
         case .refreshDuration: "Time one refresh took, from its start to its commit or failure."
         case .ready: "1 when every configured resource has data (GET /ready answers 200), else 0."
         case .resourceStale: "1 while the resource's cached copy is past its freshness, else 0."

@@ -47,6 +47,8 @@ public final class RatesCache: Sendable {
     let publisher: RatesPublisher
     /// Every currency's first and last stored day, read once per snapshot for the v2 metadata routes.
     let coverage = CoverageMemo()
+    /// Compares each new publication with the other upstreams; nil with one upstream (SPEC §4.12).
+    let crossCheck: RatesCrossCheck?
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9).
@@ -89,6 +91,12 @@ public final class RatesCache: Sendable {
         let publisher = RatesPublisher(configured: settings.provider, format: format)
         self.publisher = publisher
         let followsFormat = settings.schedule == .auto
+        let crossCheck = settings.upstream.upstreams.count > 1
+            ? RatesCrossCheck(
+                upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
+                published: published, clock: clock, events: events, logger: logger)
+            : nil
+        self.crossCheck = crossCheck
         let sync = RatesSync(
             upstream: settings.upstream, store: store, client: client, maxBytes: settings.maxBytes,
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
@@ -100,6 +108,8 @@ public final class RatesCache: Sendable {
             let result = await sync.run(contactAt: now)
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
+            let previous = published.current?.set.date
+            if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
                 // Parsing a whole history (the ECB's is 9 MB of XML, 200,000 rates) peaks at tens of MB
@@ -110,6 +120,7 @@ public final class RatesCache: Sendable {
                 if large { MemoryTrim.releaseFreedMemory() }
             }
             if let format = applied.format { publisher.read(format) }
+            crossCheck?.refreshed(previous: previous, newest: published.current?.set.date)
             calendar?.observe(
                 latest: published.current?.set.date,
                 isECB: followsFormat ? applied.format.map { $0 == .ecb } : nil)

@@ -77,6 +77,8 @@ struct ResourceReport: Sendable, Equatable {
     let failedDocuments: [FailedDocument]
     /// Documents only: how far the running sync's downloads are (or the last sync's, once it ended).
     var sync: SyncProgress.Snapshot? = nil
+    /// Rates only: the last cross-check of a new publication against the other upstreams (SPEC §4.12).
+    var crossCheck: CrossCheckReport? = nil
 }
 
 /// Reads a `StatusReport` from the running caches.
@@ -94,11 +96,13 @@ struct StatusReporter: Sendable {
     private func ratesReport() -> ResourceReport? {
         guard let rates, let upstream = configuration.rates else { return nil }
         let summary = rates.summary
-        return Self.describe(
+        var report = Self.describe(
             rates.refresher, url: upstream.url, format: upstream.format.rawValue,
             counts: .rates(days: summary.days, latestDate: summary.latestDate),
             publication: .init(of: rates),
             failedDocuments: [])
+        report.crossCheck = rates.crossCheckReport
+        return report
     }
 
     private func documentsReport() -> ResourceReport? {
