@@ -165,6 +165,24 @@ struct RatesCrossCheckTests {
         }
     }
 
+    @Test func aNewerDayThatComesWhileACheckRunsIsCheckedNext() async throws {
+        try await withUpstreams([ECB.document([(Self.day, ECB.rates)]), Self.feed(usd: "1.0900")]) { larder, upstream in
+            _ = try #require(try await crossCheck(on: larder))
+            // The mirror holds its answer to the next check a while; the next day lands meanwhile.
+            try await upstream.fault(#"{"path":"\#(Self.mirrorPath(1))","delay_ms":5000,"times":1}"#)
+            try await upstream.put(ratesFeedPath, ECB.document([("2026-11-23", ECB.rates)]))
+            #expect(try await larder.request("POST", "/rates/refresh").json?["outcome"] as? String == "updated")
+            #expect(try await eventually { try await upstream.requests(Self.mirrorPath(1)).inFlight == 1 })
+            try await upstream.put(ratesFeedPath, ECB.document([("2026-11-24", ECB.rates)]))
+            try await upstream.put(Self.mirrorPath(1), ECB.document([("2026-11-24", ECB.rates)]))
+            #expect(try await larder.request("POST", "/rates/refresh").json?["outcome"] as? String == "updated")
+            #expect(larder.application?.rates?.isCrossChecking == true, "the 23rd's check still waits for the mirror")
+            let check = try #require(try await crossCheck(of: "2026-11-24", on: larder))
+            #expect(check["outcome"] as? String == "agreed")
+            #expect(try await upstream.requests(Self.mirrorPath(1)).total == 3)
+        }
+    }
+
     @Test func upstreamsThatCannotAnswerAreUnavailableAndChangeNothing() async throws {
         let older = ECB.document([("2026-11-19", ECB.rates)])
         try await withUpstreams([Self.feed(usd: "1.0800"), Self.feed(usd: "1.0862"), older]) { larder, upstream in

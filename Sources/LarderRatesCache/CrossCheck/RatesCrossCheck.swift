@@ -14,8 +14,9 @@ import Synchronization
 /// With two upstreams a disagreement keeps the served numbers and is reported; with three or more
 /// the majority per currency wins, and a served value that loses is rewritten in the store and the
 /// served snapshot. Anything that goes wrong (an upstream that cannot answer, a store error) changes
-/// nothing. The last checked day is kept in memory only: after a restart the next new day is checked,
-/// and a day committed just before a stop is not checked again.
+/// nothing. One check runs at a time; a newer day that comes meanwhile is checked next. The last checked
+/// day is kept in memory only: after a restart the next new day is checked, and a day committed just
+/// before a stop is not checked again.
 final class RatesCrossCheck: Sendable {
     /// At most this many upstreams take part in one check, the served one included.
     static let maxUpstreams = 4
@@ -25,6 +26,8 @@ final class RatesCrossCheck: Sendable {
     private struct State {
         var lastChecked: RateDate?
         var running = false
+        /// A newer day that came while a check ran: checked next.
+        var pending: (date: RateDate, servedBy: Int)?
         var report: CrossCheckReport?
         /// Per rewritten day and currency: the outvoted value and the majority's.
         var corrections: [RateDate: [String: (outvoted: Decimal, kept: PublishedDecimal)]] = [:]
@@ -66,15 +69,26 @@ final class RatesCrossCheck: Sendable {
         guard upstreams.count > 1, upstreams.indices.contains(servedBy), let newest,
               previous.map({ newest > $0 }) ?? true else { return }
         let starts = state.withLock { state in
-            guard !state.running, state.lastChecked.map({ newest > $0 }) ?? true else { return false }
-            state.running = true
+            guard state.lastChecked.map({ newest > $0 }) ?? true else { return false }
             state.lastChecked = newest
+            if state.running {
+                state.pending = (newest, servedBy)
+                return false
+            }
+            state.running = true
             return true
         }
         guard starts else { return }
         Task {
-            await check(newest, servedBy: servedBy)
-            state.withLock { $0.running = false }
+            var next: (date: RateDate, servedBy: Int)? = (newest, servedBy)
+            while let (date, served) = next {
+                await check(date, servedBy: served)
+                next = state.withLock { state in
+                    defer { state.pending = nil }
+                    if state.pending == nil { state.running = false }
+                    return state.pending
+                }
+            }
         }
     }
 
