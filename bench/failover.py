@@ -7,7 +7,7 @@ dead primary  Larder with two rates upstreams: a dead primary, then the sample u
               connect timeout ends the wait). Each Larder does its start sync, then BURST timed
               `POST /rates/refresh` one after the other; then, once the breaker's first window (30 s)
               has passed, BURST more. Figures: each refresh's time, and how many times the primary was
-              asked (`larder_upstream_fetches_total` for it) in each window: the target is once.
+              asked (`larder_upstream_fetches_by_upstream_total` for it) in each window: the target is once.
 updatedAfter  Larder on the sample upstream's ECB data API (`;format=ecb-sdmx`), through a byte-counting
               relay: the bytes of the first sync (the whole history from 1999-01-04) against those of a
               refresh after one new day was published (`updatedAfter=`): the target is ≤ 1 %.
@@ -114,7 +114,7 @@ def primary_fetches(tools, port, primary_url):
     status, body = tools.request("GET", f"http://127.0.0.1:{port}/metrics")[:2]
     total = 0
     for line in body.decode().splitlines():
-        if line.startswith("larder_upstream_fetches_total{") and f'upstream="{primary_url}"' in line:
+        if line.startswith("larder_upstream_fetches_by_upstream_total{") and f'upstream="{primary_url}"' in line:
             total += int(float(line.rsplit(" ", 1)[1]))
     return total
 

@@ -60,7 +60,7 @@ public struct LarderApplication: Sendable {
             let settings = RatesCache.Settings(
                 upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
                 pollInterval: configuration.ratesPollInterval, maxBytes: configuration.ratesMaxBytes,
-                provider: configuration.ratesProvider)
+                provider: configuration.ratesProvider, crossCheck: configuration.ratesCrossCheck)
             rates = try RatesCache(settings, store: store, client: client, clock: clock, events: metrics, logger: logger)
         } else {
             rates = nil

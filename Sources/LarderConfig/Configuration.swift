@@ -17,6 +17,10 @@ public struct Configuration: Sendable, Equatable {
     public var ratesProvider: String?
     /// Under a publication calendar, how often a late publication is polled for.
     public var ratesPollInterval: Duration = .seconds(600)
+    /// With several rates upstreams, whether each new publication is compared across them (SPEC
+    /// §4.12). Not a flag: a program embedding Larder (or a test counting one refresh's requests)
+    /// may turn it off.
+    public var ratesCrossCheck = true
     /// The largest rates body taken from the upstream, counted after decompression (SPEC §6).
     public var ratesMaxBytes = 32 * 1024 * 1024
     /// Which web origins may read `/rates*`, `/currencies` and the Frankfurter routes (SPEC §3).

@@ -61,6 +61,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
         // Only the rates follow a publication calendar.
         if resources.contains(.rates) {
             _ = counter(.publicationsMissed, [("resource", CacheResource.rates.rawValue)])
+            for outcome in CrossCheckOutcome.allCases {
+                _ = counter(.ratesCrossChecks, [("outcome", outcome.rawValue)])
+            }
+            _ = counter(.ratesCrossCheckDisagreements, [])
         }
         set(.buildInfo, 1, labels: [("version", version), ("libmicrohttpd", libmicrohttpd)])
     }
@@ -123,6 +127,11 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
 
     public func publicationMissed(_ resource: CacheResource) {
         counter(.publicationsMissed, [("resource", resource.rawValue)]).increment()
+    }
+
+    public func ratesCrossChecked(_ outcome: CrossCheckOutcome, disagreements: Int) {
+        counter(.ratesCrossChecks, [("outcome", outcome.rawValue)]).increment()
+        if disagreements > 0 { counter(.ratesCrossCheckDisagreements, []).increment(by: Int64(disagreements)) }
     }
 
     /// The counter of that family and labels, made once and kept (the hit counters are on the hot path).

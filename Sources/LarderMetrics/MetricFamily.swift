@@ -15,6 +15,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case upstreamFetchesByUpstream = "larder_upstream_fetches_by_upstream_total"
     case upstreamRegressionsRefused = "larder_upstream_regressions_refused_total"
     case publicationsMissed = "larder_publications_missed_total"
+    case ratesCrossChecks = "larder_rates_cross_checks_total"
+    case ratesCrossCheckDisagreements = "larder_rates_cross_check_disagreements_total"
     case refreshDuration = "larder_refresh_duration_seconds"
 
     // State, read at scrape time.
@@ -48,8 +50,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     public var kind: Kind {
         switch self {
         case .httpRequests, .requestsRefused, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamFetchesByUpstream,
-             .upstreamRegressionsRefused,
-             .publicationsMissed, .processCPUSeconds:
+             .upstreamRegressionsRefused, .publicationsMissed, .ratesCrossChecks, .ratesCrossCheckDisagreements, .processCPUSeconds:
             .counter
         case .httpRequestDuration, .refreshDuration:
             .histogram
@@ -75,6 +76,9 @@ public enum MetricFamily: String, CaseIterable, Sendable {
             "Upstream requests by upstream (its URL without credentials) and outcome, as larder_upstream_fetches_total counts them per resource."
         case .upstreamRegressionsRefused: "Upstream answers older than the cached copy, refused."
         case .publicationsMissed: "Expected publications (the ECB's daily rates) that had not arrived by their cutoff."
+        case .ratesCrossChecks:
+            "Checks of a new rates publication against the other upstreams, by outcome: agreed, disagreed, unavailable (no other upstream answered)."
+        case .ratesCrossCheckDisagreements: "Currencies on which a rates cross-check found the upstreams' published values different."
         case .refreshDuration: "Time one refresh took, from its start to its commit or failure."
         case .ready: "1 when every configured resource has data (GET /ready answers 200), else 0."
         case .resourceStale: "1 while the resource's cached copy is past its freshness, else 0."

@@ -22,11 +22,15 @@ public final class RatesCache: Sendable {
         public var maxBytes: Int
         /// `--rates-provider`; nil: the feed format's key.
         public var provider: String?
+        /// With several upstreams, compare each new publication across them (SPEC §4.12).
+        public var crossCheck: Bool
 
         public init(
             upstream: UpstreamResource<RatesFormat>, ttl: Duration, schedule: RatesSchedule = .auto,
-            pollInterval: Duration = .seconds(600), maxBytes: Int = 32 * 1024 * 1024, provider: String? = nil
+            pollInterval: Duration = .seconds(600), maxBytes: Int = 32 * 1024 * 1024, provider: String? = nil,
+            crossCheck: Bool = true
         ) {
+            self.crossCheck = crossCheck
             self.upstream = upstream
             self.ttl = ttl
             self.schedule = schedule
@@ -49,6 +53,8 @@ public final class RatesCache: Sendable {
     let coverage = CoverageMemo()
     /// The upstreams in priority order and each one's health.
     let upstreams: RatesUpstreams
+    /// Compares each new publication with the other upstreams; nil with one upstream (SPEC §4.12).
+    let crossCheck: RatesCrossCheck?
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9).
@@ -93,6 +99,12 @@ public final class RatesCache: Sendable {
         let followsFormat = settings.schedule == .auto
         let upstreams = RatesUpstreams(settings.upstream)
         self.upstreams = upstreams
+        let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
+            ? RatesCrossCheck(
+                upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
+                published: published, clock: clock, events: events, logger: logger)
+            : nil
+        self.crossCheck = crossCheck
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
             maxBytes: settings.maxBytes,
@@ -105,6 +117,7 @@ public final class RatesCache: Sendable {
             let result = await sync.run(contactAt: now)
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
+            if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
                 // Parsing a whole history (the ECB's is 9 MB of XML, 200,000 rates) peaks at tens of MB
@@ -115,6 +128,7 @@ public final class RatesCache: Sendable {
                 if large { MemoryTrim.releaseFreedMemory() }
             }
             if let format = applied.format { publisher.read(format) }
+            crossCheck?.refreshed(newest: published.current?.set.date, servedBy: applied.servedBy)
             calendar?.observe(
                 latest: published.current?.set.date,
                 isECB: followsFormat ? applied.format.map { $0 == .ecb } : nil)

@@ -16,6 +16,13 @@ public protocol CacheEvents: Sendable {
     func regressionRefused(_ resource: CacheResource)
     /// An expected publication that had not come by its cutoff (SPEC §4.10).
     func publicationMissed(_ resource: CacheResource)
+    /// One rates cross-check and how many currencies disagreed in it (SPEC §4.12).
+    func ratesCrossChecked(_ outcome: CrossCheckOutcome, disagreements: Int)
+}
+
+extension CacheEvents {
+    /// Observers that do not count cross-checks ignore them.
+    public func ratesCrossChecked(_ outcome: CrossCheckOutcome, disagreements: Int) {}
 }
 
 extension CacheEvents {

@@ -1,5 +1,7 @@
 import Foundation
 import LarderApp
+import LarderConfig
+import LarderRates
 import LarderDocumentsCache
 import LarderFreshness
 import LarderRatesCache
@@ -33,6 +35,7 @@ struct AlertMetricsTests {
             #expect(sample(notReady, "larder_last_success_timestamp_seconds" + Self.rates) == nil)
             // Exported at 0 from the start (increase() cannot see a counter's first step otherwise).
             #expect(sample(notReady, "larder_publications_missed_total" + Self.rates) == 0)
+            #expect(sample(notReady, "larder_rates_cross_check_disagreements_total") == 0)
             #expect((sample(notReady, #"larder_upstream_fetches_total{resource="rates",outcome="error"}"#) ?? 0) >= 1)
 
             #expect(sample(ready, "larder_ready") == 1)
@@ -69,6 +72,34 @@ struct AlertMetricsTests {
             #expect(sample(text, "larder_resource_stale" + Self.rates) == 1)
             #expect(sample(text, "larder_ready") == 1)
             #expect((sample(text, "larder_refresh_consecutive_failures" + Self.rates) ?? 0) >= 1)
+        }
+    }
+
+    /// LarderRatesUpstreamsDisagree watches the currencies a cross-check found different.
+    @Test func upstreamsThatDisagreeMoveTheCounterTheRuleWatches() async throws {
+        func feed(usd: String, jpy: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+            <Cube><Cube time="2026-11-20"><Cube currency="USD" rate="\(usd)"/><Cube currency="JPY" rate="\(jpy)"/>\
+            <Cube currency="GBP" rate="0.8437"/></Cube></Cube></gesmes:Envelope>
+            """
+        }
+        try await withRates { configuration, upstream in
+            try await upstream.put("/rates/primary.xml", feed(usd: "1.0862", jpy: "162.41"))
+            try await upstream.put("/rates/secondary.xml", feed(usd: "1.0900", jpy: "163.00"))
+            configuration.rates = UpstreamResource(upstreams: [
+                Upstream(url: upstream.url("/rates/primary.xml"), format: .ecb),
+                Upstream(url: upstream.url("/rates/secondary.xml"), format: .ecb),
+            ])
+        } _: { larder, _ in
+            #expect(try await eventually {
+                larder.application?.rates?.crossCheckReport != nil && larder.application?.rates?.isCrossChecking == false
+            })
+            let text = try await larder.get("/metrics").text
+            #expect(sample(text, "larder_rates_cross_check_disagreements_total") == 2)
+            #expect(sample(text, #"larder_rates_cross_checks_total{outcome="disagreed"}"#) == 1)
+            #expect(sample(text, #"larder_rates_cross_checks_total{outcome="unavailable"}"#) == 0)
         }
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 @testable import LarderApp
 import LarderConfig
+import LarderRates
 import LarderFreshness
 import LarderHTTP
 import LarderRatesCache
@@ -208,6 +209,30 @@ struct StatusPageTests {
             #expect(stale.contains("<span class=\"badge stale\">Stale</span>"))
             #expect(stale.contains("503"))
             #expect(stale.contains("1 failure in a row"))
+        }
+    }
+
+    @Test func showsTheCrossCheckOfTheNewestDay() async throws {
+        let mirrorPath = "/rates/mirror.xml"
+        try await withStatusPage { configuration, upstream in
+            let daily = try String(
+                contentsOf: ChildProcess.examplesUpstream.appendingPathComponent("rates/eurofxref-daily.xml"), encoding: .utf8)
+            try await upstream.put(mirrorPath, daily.replacingOccurrences(of: "rate='1.0862'", with: "rate='1.0999'"))
+            configuration.rates = UpstreamResource(upstreams: [
+                Upstream(url: upstream.url(historyPath), format: .ecb), Upstream(url: upstream.url(mirrorPath), format: .ecb),
+            ])
+        } _: { larder, upstream in
+            let checked = try await eventually {
+                larder.application?.rates?.crossCheckReport != nil && larder.application?.rates?.isCrossChecking == false
+            }
+            try #require(checked)
+            let page = try await larder.page("/").text
+            let line = try #require(between(page, "<dt>Cross-check</dt><dd>", "</dd>"))
+            #expect(line.contains("2026-11-20: the upstreams disagree on 1 currency</span>"))
+            #expect(line.contains(
+                "<li><strong>USD</strong>: <code>\(upstream.url(historyPath))</code> 1.0862, "
+                    + "<code>\(upstream.url(mirrorPath))</code> 1.0999; served 1.0862</li>"))
+            #expect(!line.contains("outvoted"), "two upstreams: no majority names an odd one")
         }
     }
 

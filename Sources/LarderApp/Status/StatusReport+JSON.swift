@@ -44,6 +44,7 @@ extension ResourceReport {
         switch counts {
         case .rates(let days, let latestDate):
             entry["counts"] = ["days": days, "latest_date": latestDate as Any? ?? NSNull()]
+            entry["cross_check"] = crossCheck?.jsonObject ?? NSNull()
         case .documents(let listed, let mirrored, let bytes, let failed):
             entry["counts"] = ["listed": listed, "mirrored": mirrored, "bytes": bytes, "failed": failed]
             entry["failed_documents"] = failedDocuments.map { ["name": $0.name, "error": $0.message] }

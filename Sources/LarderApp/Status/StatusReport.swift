@@ -80,6 +80,8 @@ struct ResourceReport: Sendable, Equatable {
     var sync: SyncProgress.Snapshot? = nil
     /// Each upstream in priority order, with its health (SPEC §4.12).
     var upstreams: [UpstreamReport] = []
+    /// Rates only: the last cross-check of a new publication against the other upstreams (SPEC §4.12).
+    var crossCheck: CrossCheckReport? = nil
 }
 
 /// Reads a `StatusReport` from the running caches.
@@ -103,6 +105,7 @@ struct StatusReporter: Sendable {
             publication: .init(of: rates),
             failedDocuments: [])
         report.upstreams = rates.upstreamReports
+        report.crossCheck = rates.crossCheckReport
         return report
     }
 

@@ -56,6 +56,9 @@ enum ResourceCards {
         html += row("Last error", lastError(report))
         html += schedule(report)
         html += row("Holds", counts(report.counts))
+        if let check = report.crossCheck {
+            html += row("Cross-check", CrossCheckSummary.render(check))
+        }
         if let sync = report.sync, sync.running {
             html += row("Sync", "\(PageFormat.count(sync.done)) of \(PageFormat.count(sync.total)) downloads done "
                 + "(\(PageFormat.size(sync.bytes))), \(PageFormat.count(sync.failed)) failed")

@@ -91,6 +91,8 @@ struct PageVersion: Sendable, Equatable {
     let rates: Refreshing?
     let ratesRevision: Int?
     let publication: ResourceReport.Publication?
+    /// A background cross-check ends without a refresh or a new view.
+    let crossCheck: CrossCheckReport?
     let documents: Refreshing?
     let documentsRevision: Int?
     let documentsSync: SyncProgress.Snapshot?
@@ -100,6 +102,7 @@ struct PageVersion: Sendable, Equatable {
         self.rates = rates.map { Refreshing($0.refresher) }
         ratesRevision = view?.revision
         publication = rates.map(ResourceReport.Publication.init(of:))
+        crossCheck = rates?.crossCheckReport
         self.documents = documents.map { Refreshing($0.refresher) }
         documentsRevision = documents?.revision
         documentsSync = documents?.syncProgress

@@ -22,6 +22,8 @@ struct RatesSync: Sendable {
         var format: RatesFormat?
         /// What the upstream served, for `/status` (e.g. `2026-11-27 (1 day)`).
         var served: String?
+        /// The index in the list of the upstream that delivered (the cross-check asks the others).
+        var servedBy = 0
     }
 
     let upstreams: RatesUpstreams
@@ -44,7 +46,8 @@ struct RatesSync: Sendable {
             let health = upstreams.health[index]
             health.attempting(at: now)
             do {
-                let applied = try await attempt(index).run(now)
+                var applied = try await attempt(index).run(now)
+                applied.servedBy = index
                 health.succeeded(at: now, served: applied.served)
                 upstreams.tookValidators(from: index)
                 return .success(applied)
