@@ -47,12 +47,21 @@ struct RatesSync: Sendable {
         let (item, latest) = try await OffPool.run { () throws(StoreError) in
             (try store.item(resource: RateSetRecord.resource, key: Self.itemKey), try store.latestRateSet())
         }
-        // Validators only make sense while the data they validate is still stored, from this upstream.
-        let validators = latest == nil || upstreamSwitch.isPending ? UpstreamValidators.none
+        // A new upstream's copy starts from scratch: asked for everything, as on a first sync.
+        let purpose = RatesRequestPurpose.refresh(
+            newestStored: upstreamSwitch.isPending ? nil : latest.flatMap { RateDate($0.date) },
+            lastSuccess: item?.fetchedAt)
+        let request = Request(
+            url: RatesRequest.url(base: upstream.url, format: upstream.format, for: purpose),
+            incremental: RatesRequest.isIncremental(format: upstream.format, for: purpose),
+            revisions: RatesRequest.revisesPastDays(format: upstream.format, for: purpose))
+        // Validators only make sense while the data they validate is still stored, from this upstream,
+        // and for the same URL (an incremental request's changes every time).
+        let validators = latest == nil || upstreamSwitch.isPending || request.incremental ? UpstreamValidators.none
             : UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified)
         let answer: UpstreamResult
         do {
-            answer = try await client.fetch(upstream.url, validators: validators, maxBytes: maxBytes)
+            answer = try await client.fetch(request.url, validators: validators, maxBytes: maxBytes)
         } catch {
             events.upstreamFetch(.rates, outcome: .error)
             throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message)
@@ -73,30 +82,45 @@ struct RatesSync: Sendable {
             return Applied(outcome: RatesRefreshOutcome(
                 kind: .notModified, daysChanged: 0, date: latest.flatMap { RateDate($0.date) }))
         case .fetched(let body):
-            return try await OffPool.run { try apply(body, previous: item, latest: latest, now: now) }
+            return try await OffPool.run { try apply(body, request: request, latest: latest, now: now) }
         }
     }
 
+    /// The URL asked, and how its answer is read.
+    private struct Request {
+        var url: String
+        /// Asks only what changed: an answer with no day is "unchanged".
+        var incremental: Bool
+        /// Past days in the answer are revisions to merge, not a regression.
+        var revisions: Bool
+    }
+
     private func apply(
-        _ body: UpstreamBody, previous: ItemRecord?, latest: RateSetRecord?, now: Date
+        _ body: UpstreamBody, request: Request, latest: RateSetRecord?, now: Date
     ) throws -> Applied {
         let payload: ParsedRates
-        let newest: RateSet
+        let latestDate = latest.flatMap { RateDate($0.date) }
         do throws(RatesFormatError) {
-            payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
+            // An incremental answer with no day is well-formed: nothing changed.
+            payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now, allowingNoDays: request.incremental)
             // Bounded before anything is stored (SPEC §4.11): one day years ahead would otherwise
             // become the newest, refuse every real day as a regression and push the schedule past it.
             try RateBounds(format: payload.format, now: now).check(payload.sets)
-            guard let latest = payload.latest else { throw RatesFormatError("\(payload.format.rawValue): no rates") }
-            newest = latest
         } catch {
             events.upstreamFetch(.rates, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
         }
         events.upstreamFetch(.rates, outcome: .fetched)
+        guard let newest = payload.latest else {
+            // Nothing changed since the last success: the copy is confirmed, as by a 304.
+            try store.touch(resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
+            return Applied(outcome: RatesRefreshOutcome(kind: .unchanged, daysChanged: 0, date: latestDate), format: payload.format)
+        }
+        // A payload of revised past days leaves the newest day's timestamps as stored.
+        let dated = latestDate.map { newest.date < $0 } == true ? latest.map(Timestamps.init) : Timestamps(newest)
         let item = ItemRecord(
             resource: RateSetRecord.resource, key: Self.itemKey, fetchedAt: now,
-            createdAt: newest.createdAt, updatedAt: newest.updatedAt,
+            createdAt: dated?.createdAt, updatedAt: dated?.updatedAt,
             etag: body.validators.etag, lastModified: body.validators.lastModified)
         if upstreamSwitch.isPending {
             // A new upstream's first valid copy replaces the old one whole; never-regress compares
@@ -111,8 +135,7 @@ struct RatesSync: Sendable {
                 written: payload.sets, replacedAll: true, format: payload.format)
         }
         let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
-        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now)
-        let latestDate = latest.flatMap { RateDate($0.date) }
+        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now, revisions: request.revisions)
         if let regression = plan.regression {
             logger.warning("rates: refused older upstream data: \(regression)")
             events.regressionRefused(.rates)

@@ -1,0 +1,104 @@
+import Foundation
+import LarderConfig
+import LarderFormats
+import LarderRates
+import LarderTesting
+import Testing
+
+/// The ranged upstream formats end to end: a real Larder syncing from the sample upstream's ECB
+/// data API (`ecb-sdmx`) or from another real Larder (`frankfurter`), over loopback.
+@Suite("Rates: ecb-sdmx and frankfurter upstreams", .serialized)
+struct RatesUpstreamFormatsTests {
+    static let feed = ECB.document([
+        ("2026-11-18", [("USD", "1.0800"), ("JPY", "161.00")]),
+        ("2026-11-19", [("USD", "1.0810"), ("JPY", "161.10")]),
+        ("2026-11-20", [("USD", "1.0820"), ("JPY", "161.20")]),
+    ])
+
+    /// Larder syncing `ecb-sdmx` from the sample upstream's API over the ECB XML at `ratesFeedPath`.
+    static func withSDMX<T: Sendable>(_ body: (TestLarder, SampleUpstreamControl) async throws -> T) async throws -> T {
+        try await withRatesFeed(feed) { configuration, upstream in
+            configuration.rates = UpstreamResource(url: upstream.url("/sdmx" + ratesFeedPath), format: .ecbSDMX)
+        } _: { larder, upstream in
+            try await body(larder, upstream)
+        }
+    }
+
+    @Test func ecbSDMXSyncsTheHistoryThenMergesARevisedPastDayAskedWithUpdatedAfter() async throws {
+        try await Self.withSDMX { larder, upstream in
+            let first = try await larder.get("/rates")
+            #expect(first.status == 200)
+            #expect(first.text.contains(#""date":"2026-11-20""#))
+            #expect(try await larder.get("/2026-11-18").text.contains(#""USD":1.0800"#))
+
+            // Nothing changed since the first sync: the ECB's 304, an unchanged copy.
+            larder.clock.advance(by: 30)
+            let quiet = try await larder.request("POST", "/rates/refresh")
+            #expect(quiet.json?["outcome"] as? String == "not_modified")
+
+            // The ECB revises a past day: only a request for what changed sees it.
+            let lastSuccess = larder.clock.now
+            try await upstream.reviseSDMX(ratesFeedPath, day: "2026-11-19", rates: ["USD": "1.0815"], at: lastSuccess + 10)
+            larder.clock.advance(by: 30)
+            let revised = try await larder.request("POST", "/rates/refresh")
+            #expect(revised.json?["outcome"] as? String == "updated")
+            #expect(try await larder.get("/2026-11-19").text.contains(#""USD":1.0815"#))
+            #expect(try await larder.get("/rates").text.contains(#""date":"2026-11-20""#), "the newest day stays")
+
+            let answers = try await upstream.sdmxAnswers(ratesFeedPath)
+            #expect(answers.map(\.query) == [
+                "format=csvdata&startPeriod=1999-01-04",
+                "format=csvdata&updatedAfter=\(RFC3339.string(lastSuccess - 30, milliseconds: false).dropLast())+00:00",
+                "format=csvdata&updatedAfter=\(RFC3339.string(lastSuccess, milliseconds: false).dropLast())+00:00",
+            ])
+            #expect(answers.map(\.status) == [200, 304, 200])
+        }
+    }
+
+    @Test func anIncrementalAnswerOfOneNewDayMovesAFractionOfTheHistorysBytes() async throws {
+        // The sample upstream's 90-day ECB file, as the API's CSV: the full first sync, then one new day.
+        let path = "/rates/eurofxref-hist-90d.xml"
+        try await withRatesFeed { configuration, upstream in
+            configuration.rates = UpstreamResource(url: upstream.url("/sdmx" + path), format: .ecbSDMX)
+        } _: { larder, upstream in
+            #expect(try await larder.get("/rates").status == 200)
+            let date = try await larder.get("/rates").json?["date"] as? String
+            let newest = try #require(date.flatMap { RateDate($0) })
+            let next = try #require(newest.adding(days: 1))
+            let rates = ["USD": "1.0999", "JPY": "163.01", "GBP": "0.84999", "CHF": "0.9399"]
+            try await upstream.reviseSDMX(path, day: next.description, rates: rates, at: larder.clock.now + 10)
+            larder.clock.advance(by: 30)
+            #expect(try await larder.request("POST", "/rates/refresh").json?["outcome"] as? String == "updated")
+            #expect(try await larder.get("/rates").text.contains(#""date":"\#(next)""#))
+            let answers = try await upstream.sdmxAnswers(path)
+            let (full, incremental) = (answers[0].bytes, answers[1].bytes)
+            print("ecb-sdmx bytes: first sync (\(path), all days) \(full), updatedAfter with one new day \(incremental), ratio \(Double(incremental) / Double(full))")
+            #expect(incremental * 5 < full)
+        }
+    }
+
+    @Test func frankfurterMirrorsAnotherLarderAndAsksTheOpenRangeFromItsNewestDay() async throws {
+        try await withRatesFeed(Self.feed) { primary, primaryUpstream in
+            try await withLarder(clock: ManualClock(now: primary.clock.now)) { configuration, _ in
+                configuration.rates = UpstreamResource(url: "http://127.0.0.1:\(primary.port)/v1/", format: .frankfurter)
+                configuration.ratesTTL = .seconds(100)
+                configuration.ratesSchedule = .ttl
+            } _: { mirror, _ in
+                let range = "/v1/2026-11-18..2026-11-20"
+                #expect(try await mirror.get("/rates").status == 200)
+                let ours = try await mirror.get(range)
+                #expect(ours.status == 200)
+                #expect(ours.text == (try await primary.get(range)).text, "the same days, the same digits")
+
+                // A new day on the primary reaches the mirror through `2026-11-20..`.
+                try await primaryUpstream.put(ratesFeedPath, ECB.document([("2026-11-23", [("USD", "1.0830"), ("JPY", "161.30")])]))
+                #expect(try await primary.request("POST", "/rates/refresh").json?["outcome"] as? String == "updated")
+                mirror.clock.advance(by: 30)
+                let refresh = try await mirror.request("POST", "/rates/refresh")
+                #expect(refresh.json?["outcome"] as? String == "updated")
+                #expect(try await mirror.get("/rates").text.contains(#""date":"2026-11-23""#))
+                #expect(try await mirror.get("/2026-11-18").text.contains(#""USD":1.0800"#), "the history stays")
+            }
+        }
+    }
+}
