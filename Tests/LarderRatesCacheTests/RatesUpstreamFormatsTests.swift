@@ -55,25 +55,40 @@ struct RatesUpstreamFormatsTests {
         }
     }
 
-    @Test func anIncrementalAnswerOfOneNewDayMovesAFractionOfTheHistorysBytes() async throws {
-        // The sample upstream's 90-day ECB file, as the API's CSV: the full first sync, then one new day.
+    /// The shared 90-day ECB history (not in the repository; may be absent).
+    static let sharedHistory = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appending(path: "../shared/fixtures/rates/ecb-hist-90d-2014-03-17_2014-06-13-reindented.xml")
+        .standardized
+
+    /// The bytes of a first sync against an incremental one that brings one new, whole day: the
+    /// sample upstream's own 5-day file, and the shared 90-day history when present.
+    @Test(arguments: ["examples", "shared"])
+    func anIncrementalAnswerOfOneNewDayMovesAFractionOfTheHistorysBytes(_ history: String) async throws {
         let path = "/rates/eurofxref-hist-90d.xml"
+        let shared = history == "shared" ? try? Data(contentsOf: Self.sharedHistory) : nil
+        if history == "shared", shared == nil { return }
         try await withRatesFeed { configuration, upstream in
+            if let shared { try await upstream.put(path, Array(shared)) }
             configuration.rates = UpstreamResource(url: upstream.url("/sdmx" + path), format: .ecbSDMX)
         } _: { larder, upstream in
-            #expect(try await larder.get("/rates").status == 200)
-            let date = try await larder.get("/rates").json?["date"] as? String
+            let latest = try await larder.get("/rates")
+            #expect(latest.status == 200)
+            let date = latest.json?["date"] as? String
             let newest = try #require(date.flatMap { RateDate($0) })
             let next = try #require(newest.adding(days: 1))
-            let rates = ["USD": "1.0999", "JPY": "163.01", "GBP": "0.84999", "CHF": "0.9399"]
+            // The new day repeats the newest one's currencies, as a real publication would.
+            let published = try #require(latest.json?["rates"] as? [String: Any])
+            let rates = published.mapValues { "\($0)" }
             try await upstream.reviseSDMX(path, day: next.description, rates: rates, at: larder.clock.now + 10)
             larder.clock.advance(by: 30)
             #expect(try await larder.request("POST", "/rates/refresh").json?["outcome"] as? String == "updated")
             #expect(try await larder.get("/rates").text.contains(#""date":"\#(next)""#))
             let answers = try await upstream.sdmxAnswers(path)
             let (full, incremental) = (answers[0].bytes, answers[1].bytes)
-            print("ecb-sdmx bytes: first sync (\(path), all days) \(full), updatedAfter with one new day \(incremental), ratio \(Double(incremental) / Double(full))")
-            #expect(incremental * 5 < full)
+            let days = (try await larder.get("/v1/1999-01-04..").json?["rates"] as? [String: Any])?.count ?? 0
+            print("ecb-sdmx bytes (\(history), \(days - 1) days, \(rates.count) currencies): first sync \(full), "
+                + "updatedAfter with one new day \(incremental), ratio \(Double(incremental) / Double(full))")
+            #expect(incremental * (days - 1) < full * 3 / 2, "about one day's share of the history")
         }
     }
 
