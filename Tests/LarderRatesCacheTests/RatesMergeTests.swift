@@ -30,10 +30,10 @@ struct RatesMergeTests {
     }
 
     @Test func withRevisionsAPayloadOfPastDaysWritesOnlyTheDaysThatDiffer() {
-        // An ECB-shaped day: dated and updated at its own start, so a revision keeps its timestamps.
+        // An ECB-shaped day: its timestamps are its date's, so a revision keeps them.
         func ecb(_ date: String, _ rates: [(String, String)] = Self.usd) -> RateSet {
-            let start = RateDate(date)!.startInstant
-            return Self.day(date, rates, updated: start)
+            let start = Self.t0 + TimeInterval(RateDate(date)!.day * 60)
+            return Self.day(date, rates, created: start, updated: start)
         }
         let stored = [ecb("2026-11-18"), ecb("2026-11-19"), ecb("2026-11-20")]
         let payload = [ecb("2026-11-18"), ecb("2026-11-19", Self.usdMoved)]
@@ -43,9 +43,9 @@ struct RatesMergeTests {
     }
 
     @Test func withRevisionsARevisedNewestDayWithTheSameTimestampsIsWritten() {
-        let start = RateDate("2026-11-20")!.startInstant
-        let stored = [Self.day("2026-11-20", updated: start)]
-        let revised = Self.day("2026-11-20", Self.usdMoved, updated: start)
+        // Timestamps before `now`, so that they decide (an ECB day's are its own start).
+        let stored = [Self.day("2026-11-20", created: Self.t0, updated: Self.t0)]
+        let revised = Self.day("2026-11-20", Self.usdMoved, created: Self.t0, updated: Self.t0)
         #expect(Self.plan([revised], stored: stored) == RatesMerge.Plan())
         #expect(Self.plan([revised], stored: stored, revisions: true) == RatesMerge.Plan(write: [revised]))
     }
