@@ -55,6 +55,19 @@ struct RatesUpstreamFormatsTests {
         }
     }
 
+    @Test func ecbSDMXFollowsTheECBsCalendarUnderTheAutoSchedule() async throws {
+        let friday = Date(timeIntervalSince1970: 1_795_190_400) // 2026-11-20T16:00:00Z
+        try await withRatesFeed(Self.feed, now: friday) { configuration, upstream in
+            configuration.rates = UpstreamResource(url: upstream.url("/sdmx" + ratesFeedPath), format: .ecbSDMX)
+            configuration.ratesSchedule = .auto
+        } _: { larder, _ in
+            let first = try await larder.get("/rates")
+            #expect(first.header("Expires") == "Mon, 23 Nov 2026 15:05:00 GMT", "fresh until Monday's expected publication")
+            let rates = (try await larder.get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
+            #expect(rates?["schedule"] as? String == "ecb")
+        }
+    }
+
     /// The shared 90-day ECB history (not in the repository; may be absent).
     static let sharedHistory = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "../shared/fixtures/rates/ecb-hist-90d-2014-03-17_2014-06-13-reindented.xml")
