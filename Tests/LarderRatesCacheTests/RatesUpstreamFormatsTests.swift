@@ -105,27 +105,37 @@ struct RatesUpstreamFormatsTests {
         }
     }
 
-    @Test func frankfurterMirrorsAnotherLarderAndAsksTheOpenRangeFromItsNewestDay() async throws {
-        try await withRatesFeed(Self.feed) { primary, primaryUpstream in
+    /// Another Larder as the upstream, mirroring this suite's days or, when present, the shared 90-day ECB history.
+    @Test(arguments: ["own", "shared"])
+    func frankfurterMirrorsAnotherLarderAndAsksTheOpenRangeFromItsNewestDay(_ history: String) async throws {
+        let shared = history == "shared" ? try? String(contentsOf: Self.sharedHistory, encoding: .utf8) : nil
+        if history == "shared", shared == nil { return }
+        try await withRatesFeed(shared ?? Self.feed) { primary, primaryUpstream in
             try await withLarder(clock: ManualClock(now: primary.clock.now)) { configuration, _ in
                 configuration.rates = UpstreamResource(url: "http://127.0.0.1:\(primary.port)/v1/", format: .frankfurter)
                 configuration.ratesTTL = .seconds(100)
                 configuration.ratesSchedule = .ttl
             } _: { mirror, _ in
-                let range = "/v1/2026-11-18..2026-11-20"
+                let whole = "/v1/1999-01-04.."
                 #expect(try await mirror.get("/rates").status == 200)
-                let ours = try await mirror.get(range)
+                let ours = try await mirror.get(whole)
+                let theirs = try await primary.get(whole)
                 #expect(ours.status == 200)
-                #expect(ours.text == (try await primary.get(range)).text, "the same days, the same digits")
+                #expect(ours.text == theirs.text, "the same days, the same digits")
+                let days = (theirs.json?["rates"] as? [String: Any])?.keys.sorted() ?? []
+                #expect(days.count == (shared == nil ? 3 : 62))
 
-                // A new day on the primary reaches the mirror through `2026-11-20..`.
-                try await primaryUpstream.put(ratesFeedPath, ECB.document([("2026-11-23", [("USD", "1.0830"), ("JPY", "161.30")])]))
+                // A new day on the primary reaches the mirror through `{newest}..`.
+                let newest = try #require(days.last.flatMap { RateDate($0) })
+                let next = try #require(newest.adding(days: 1)).description
+                try await primaryUpstream.put(ratesFeedPath, ECB.document([(next, [("USD", "1.0830"), ("JPY", "161.30")])]))
                 #expect(try await primary.request("POST", "/rates/refresh").json?["outcome"] as? String == "updated")
                 mirror.clock.advance(by: 30)
                 let refresh = try await mirror.request("POST", "/rates/refresh")
                 #expect(refresh.json?["outcome"] as? String == "updated")
-                #expect(try await mirror.get("/rates").text.contains(#""date":"2026-11-23""#))
-                #expect(try await mirror.get("/2026-11-18").text.contains(#""USD":1.0800"#), "the history stays")
+                #expect(refresh.json?["days_changed"] as? Int == 1, "only the new day is written")
+                #expect(try await mirror.get("/rates").text.contains(#""date":"\#(next)""#))
+                #expect(try await mirror.get(whole).text == (try await primary.get(whole)).text, "the history stays")
             }
         }
     }
