@@ -4,9 +4,12 @@
 /// whose field count differs from the header's. Blank lines are skipped.
 public enum CSVReader {
     /// Hands each record (the header first) to `visit` with the line it starts on, one at a time so
-    /// a long history never sits in memory as strings; stops at the first thing refused.
+    /// a long history never sits in memory as strings; stops at the first thing refused. A field
+    /// whose column `keeping` declines comes as "" (checked, never decoded): a reader that needs
+    /// a few of many columns allocates only those.
     public static func forEachRecord(
-        _ body: [UInt8], _ visit: (_ record: [String], _ line: Int) throws(FormatError) -> Void
+        _ body: [UInt8], keeping: (_ column: Int) -> Bool = { _ in true },
+        _ visit: (_ record: [String], _ line: Int) throws(FormatError) -> Void
     ) throws(FormatError) {
         let start = ByteText.skipByteOrderMark(body)
         guard String(validating: body[start...], as: UTF8.self) != nil else {
@@ -22,7 +25,9 @@ public enum CSVReader {
         var wasQuoted = false
 
         func endField() {
-            record.append(String(decoding: field, as: UTF8.self))
+            // The header is always whole: its names say which columns a reader keeps.
+            let kept = columns == nil || keeping(record.count)
+            record.append(kept ? String(decoding: field, as: UTF8.self) : "")
             field.removeAll(keepingCapacity: true)
             wasQuoted = false
         }

@@ -19,7 +19,8 @@ enum ECBSDMXParser {
     static func parse(_ body: [UInt8]) throws(RatesFormatError) -> [RateSet] {
         var reader = Reader()
         do {
-            try CSVReader.forEachRecord(body) { (record, line) throws(FormatError) in
+            let kept = { (column: Int) in reader.kept.contains(column) }
+            try CSVReader.forEachRecord(body, keeping: kept) { (record, line) throws(FormatError) in
                 try reader.take(record, line: line)
             }
         } catch {
@@ -36,6 +37,8 @@ enum ECBSDMXParser {
     /// The header's columns, then the rows gathered by day.
     private struct Reader {
         var columns: [String: Int]?
+        /// The columns read: the required ones and the series selectors; the attributes are skipped.
+        var kept: Set<Int> = []
         var selectorColumns: [(index: Int, value: String)] = []
         var days: [RateDate: RateCollector] = [:]
 
@@ -75,6 +78,7 @@ enum ECBSDMXParser {
                 indices[name].map { (index: $0, value: value) }
             }
             columns = indices
+            kept = Set((ECBSDMXParser.required + ECBSDMXParser.selectors.keys).compactMap { indices[$0] })
         }
     }
 }
