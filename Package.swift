@@ -190,6 +190,8 @@ let package = Package(
             name: "SampleUpstream",
             dependencies: [
                 "LarderHTTP",
+                "LarderFormats",
+                "LarderRates",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -211,7 +213,7 @@ let package = Package(
         .target(
             name: "LarderTesting",
             dependencies: [
-                "LarderApp", "LarderConfig", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderUpstream", "SampleUpstream",
+                "LarderApp", "LarderConfig", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderUpstream", "SampleUpstream",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -237,7 +239,7 @@ let package = Package(
             name: "LarderConfigTests",
             dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", "LarderHTTP", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SampleUpstreamTests", dependencies: ["LarderHTTP", "LarderTesting"]),
+        .testTarget(name: "SampleUpstreamTests", dependencies: ["LarderHTTP", "LarderRates", "LarderTesting"]),
         .testTarget(
             name: "LarderStoreTests",
             dependencies: ["LarderStore", "LarderTesting", .product(name: "GRDB", package: "GRDB.swift")]
@@ -252,7 +254,7 @@ let package = Package(
             name: "LarderRatesCacheTests",
             dependencies: [
                 "LarderRatesCache", "LarderRates", "LarderDocuments", "LarderDocumentsCache", "LarderApp", "LarderConfig",
-                "LarderStore", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
+                "LarderStore", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
             ]
         ),
         .testTarget(

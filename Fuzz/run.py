@@ -27,11 +27,11 @@ FIXTURES = ROOT.parent / "shared" / "fixtures"
 DICTIONARIES = {
     "path": "http", "rates-query": "http", "byte-range": "http", "conditional": "http", "accept-encoding": "http",
     "bearer-token": "http", "json-reader": "json", "xml-screen": "xml", "ecb-rates": "xml",
-    "pipe-rates": "pipe", "json-rates": "json", "json-index": "json", "json-index-stream": "json", "xml-index": "xml",
+    "pipe-rates": "pipe", "json-rates": "json", "ecb-sdmx-rates": "csv", "frankfurter-rates": "json", "json-index": "json", "json-index-stream": "json", "xml-index": "xml",
     "rfc3339": "time", "document-name": "http", "document-url": "http", "duration": "time",
     "rates-pipeline": "pipeline", "documents-pipeline": "pipeline",
 }
-RATES_TARGETS = {"ecb-rates", "json-rates", "pipe-rates", "xml-screen", "json-reader"}
+RATES_TARGETS = {"ecb-rates", "json-rates", "ecb-sdmx-rates", "frankfurter-rates", "pipe-rates", "xml-screen", "json-reader"}
 # The whole-pipeline targets leave work in flight on Swift concurrency between inputs (a refresh a
 # request started, a listing rendering): libFuzzer's check after each input can take its memory for
 # leaked, so leaks are checked when the process exits instead (LeakSanitizer still runs then).

@@ -27,7 +27,7 @@ extension Setting {
         case .ratesSchedule:
             ("auto", "`ecb`: fresh until the ECB's next expected publication; `ttl`: the TTL; `auto`: `ecb` for an ECB feed, else `ttl`")
         case .ratesProvider:
-            (nil, "who publishes the rates, as Frankfurter v2's `/v2/providers` and `?providers=` name it: 1-16 letters, digits or `_`, upper-cased; unset: the feed format's key, `ECB` for `ecb`, `OXR` (Open Exchange Rates) for `json`, `PIPE` for `pipe`")
+            (nil, "who publishes the rates, as Frankfurter v2's `/v2/providers` and `?providers=` name it: 1-16 letters, digits or `_`, upper-cased; unset: the feed format's key, `ECB` for `ecb`, `ecb-sdmx` and `frankfurter`, `OXR` (Open Exchange Rates) for `json`, `PIPE` for `pipe`")
         case .ratesPollInterval: ("10m", "under `ecb`, how often a publication that is due but not there yet is polled for")
         case .ratesMaxBytes:
             ("32m", "the largest rates body taken (after decompression): bytes, or `512k`, `32m`, `1g`; the ECB's full `eurofxref-hist.xml` fits")

@@ -14,7 +14,7 @@ public struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` lists them.
     public static let all: [FuzzTarget] = [
         .path, .ratesQuery, .byteRange, .conditional, .acceptEncoding, .bearerToken, .jsonReader, .xmlScreen, .ecbRates,
-        .pipeRates, .jsonRates, .jsonIndex, .jsonIndexStream, .xmlIndex, .rfc3339, .documentName, .documentURL, .duration,
+        .pipeRates, .jsonRates, .ecbSDMXRates, .frankfurterRates, .jsonIndex, .jsonIndexStream, .xmlIndex, .rfc3339, .documentName, .documentURL, .duration,
         .ratesPipeline, .documentsPipeline,
     ]
 

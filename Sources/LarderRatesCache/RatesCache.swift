@@ -88,7 +88,7 @@ public final class RatesCache: Sendable {
         case .ttl:
             calendar = nil
         case .ecb, .auto:
-            let isECB = settings.schedule == .ecb || format == .ecb
+            let isECB = settings.schedule == .ecb || format.carriesECBRates
             calendar = ECBSchedule(
                 active: isECB, latest: latest.flatMap { RateDate($0.date) }, pollInterval: settings.pollInterval,
                 ttl: settings.ttl, events: events)
@@ -131,7 +131,7 @@ public final class RatesCache: Sendable {
             crossCheck?.refreshed(newest: published.current?.set.date, servedBy: applied.servedBy)
             calendar?.observe(
                 latest: published.current?.set.date,
-                isECB: followsFormat ? applied.format.map { $0 == .ecb } : nil)
+                isECB: followsFormat ? applied.format.map(\.carriesECBRates) : nil)
             return .success(applied.outcome)
         }
     }

@@ -18,6 +18,7 @@ public final class SampleUpstream: Sendable {
         // Control routes first: they must win over the catch-all file route.
         ControlRoutes(files: files, faults: faults, log: log, clock: { Int(Date().timeIntervalSince1970) })
             .register(on: &router)
+        SDMXRoutes(series: SDMXSeries(files: files), log: log).register(on: &router)
         FileRoutes(files: files, faults: faults, log: log).register(on: &router)
         var configuration = configuration
         configuration.maxBodyBytes = max(configuration.maxBodyBytes, 128 * 1024 * 1024)

@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     var cacheDir: String?
     @Option(name: .customLong("rates-url"), help: "Upstream of /rates (http or https), URL or URL;format=NAME; repeat it for fallbacks in priority order; unset disables /rates.")
     var ratesURL: [String] = []
-    @Option(name: .customLong("rates-format"), help: "auto, ecb, pipe or json (default auto).")
+    @Option(name: .customLong("rates-format"), help: "auto, ecb, ecb-sdmx, frankfurter, pipe or json (default auto).")
     var ratesFormat: String?
     @Option(name: .customLong("rates-ttl"), help: "How long rates stay fresh: 90s, 15m, 1h, 2d or seconds (default 1h).")
     var ratesTTL: String?

@@ -21,12 +21,38 @@ struct RatesMergeTests {
     }
 
     /// The plan for `payload` against `stored` days, the newest of them taken as the latest.
-    static func plan(_ payload: [RateSet], stored: [RateSet]) -> RatesMerge.Plan {
+    static func plan(_ payload: [RateSet], stored: [RateSet], revisions: Bool = false) -> RatesMerge.Plan {
         let records = stored.map { RateSetRecord($0, storedAt: t0) }
         return RatesMerge.plan(
             payload: ParsedRates(sets: payload),
             stored: Dictionary(uniqueKeysWithValues: records.map { ($0.date, $0) }),
-            latest: records.max { $0.date < $1.date }, now: now)
+            latest: records.max { $0.date < $1.date }, now: now, revisions: revisions)
+    }
+
+    @Test func withRevisionsAPayloadOfPastDaysWritesOnlyTheDaysThatDiffer() {
+        // An ECB-shaped day: its timestamps are its date's, so a revision keeps them.
+        func ecb(_ date: String, _ rates: [(String, String)] = Self.usd) -> RateSet {
+            let start = Self.t0 + TimeInterval(RateDate(date)!.day * 60)
+            return Self.day(date, rates, created: start, updated: start)
+        }
+        let stored = [ecb("2026-11-18"), ecb("2026-11-19"), ecb("2026-11-20")]
+        let payload = [ecb("2026-11-18"), ecb("2026-11-19", Self.usdMoved)]
+        #expect(Self.plan(payload, stored: stored, revisions: true) == RatesMerge.Plan(write: [ecb("2026-11-19", Self.usdMoved)]))
+        // Without the flag the same payload is older data, refused whole.
+        #expect(Self.plan(payload, stored: stored).regression != nil)
+    }
+
+    @Test func withRevisionsARevisedNewestDayWithTheSameTimestampsIsWritten() {
+        // Timestamps before `now`, so that they decide (an ECB day's are its own start).
+        let stored = [Self.day("2026-11-20", created: Self.t0, updated: Self.t0)]
+        let revised = Self.day("2026-11-20", Self.usdMoved, created: Self.t0, updated: Self.t0)
+        #expect(Self.plan([revised], stored: stored) == RatesMerge.Plan())
+        #expect(Self.plan([revised], stored: stored, revisions: true) == RatesMerge.Plan(write: [revised]))
+    }
+
+    @Test func withRevisionsAnUnchangedPastDayWritesNothing() {
+        let stored = [Self.day("2026-11-19"), Self.day("2026-11-20")]
+        #expect(Self.plan([Self.day("2026-11-19")], stored: stored, revisions: true) == RatesMerge.Plan())
     }
 
     @Test func anEmptyPayloadChangesNothing() {

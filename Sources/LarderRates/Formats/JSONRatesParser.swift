@@ -55,7 +55,7 @@ enum JSONRatesParser {
     }
 
     /// Frankfurter's `amount` scales every rate; only 1 means the rates are per unit of the base.
-    private static func checkAmount(_ value: JSONValue?) throws(RatesFormatError) {
+    static func checkAmount(_ value: JSONValue?) throws(RatesFormatError) {
         guard let value else { return }
         guard case .number(let literal) = value,
               let amount = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX")), amount == 1 else {

@@ -6,3 +6,13 @@ public enum RatesFormat: String, Sendable, CaseIterable {
     /// A Frankfurter (or another Larder) v1 API as the upstream; its URL is the API's base.
     case frankfurter
 }
+
+extension RatesFormat {
+    /// True for the formats that carry the ECB's reference rates, published on its calendar.
+    public var carriesECBRates: Bool {
+        switch self {
+        case .ecb, .ecbSDMX, .frankfurter: true
+        case .auto, .pipe, .json: false
+        }
+    }
+}

@@ -12,13 +12,18 @@ struct RatesMerge {
     }
 
     /// `stored` holds the stored days among the payload's; `latest` is the newest stored day. A
-    /// timestamp after `now` decides nothing (SPEC §4.11).
-    static func plan(payload: ParsedRates, stored: [String: RateSetRecord], latest: RateSetRecord?, now: Date) -> Plan {
+    /// timestamp after `now` decides nothing (SPEC §4.11). With `revisions` (an answer to "what
+    /// changed since", `RatesRequest.revisesPastDays`), a payload of past days only is no regression,
+    /// and every day that differs from the stored copy is written: a revision of a published day
+    /// keeps its date and timestamps, so only its digits tell it apart.
+    static func plan(
+        payload: ParsedRates, stored: [String: RateSetRecord], latest: RateSetRecord?, now: Date, revisions: Bool = false
+    ) -> Plan {
         guard let newest = payload.latest else { return Plan() }
         if let latest, let latestDate = RateDate(latest.date) {
             // Never regress: a feed whose newest day is older than ours, or the same day published
             // earlier than our copy of it, replaces nothing.
-            if newest.date < latestDate {
+            if newest.date < latestDate, !revisions {
                 return Plan(regression: "the upstream's newest day \(newest.date) is older than the cached \(latestDate)")
             }
             if newest.date == latestDate,
@@ -35,6 +40,10 @@ struct RatesMerge {
             }
             // Equal data is not rewritten; different data replaces the day only when the timestamp rule says stale.
             if cached.hasSameRates(as: set) { continue }
+            if revisions {
+                plan.write.append(set)
+                continue
+            }
             let (held, offered) = (Timestamps(record).known(asOf: now), Timestamps(set).known(asOf: now))
             if FreshnessRules.isStale(cached: held, upstream: offered),
                !FreshnessRules.isRegression(cached: held, upstream: offered) {

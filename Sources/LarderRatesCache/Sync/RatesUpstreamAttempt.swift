@@ -25,16 +25,22 @@ struct RatesUpstreamAttempt: Sendable {
         let (item, latest) = try await OffPool.run { () throws(StoreError) in
             (try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey), try store.latestRateSet())
         }
-        // Validators only make sense while the data they validate is still stored, from this upstream.
-        let sendsValidators = latest != nil && !sync.upstreamSwitch.isPending && ownsValidators
+        // A new upstream's copy starts from scratch: asked for everything, as on a first sync.
+        let purpose = RatesRequestPurpose.refresh(
+            newestStored: sync.upstreamSwitch.isPending ? nil : latest.flatMap { RateDate($0.date) },
+            lastSuccess: latest == nil ? nil : item?.fetchedAt)
+        let request = Request(
+            url: RatesRequest.url(base: upstream.url, format: upstream.format, for: purpose),
+            incremental: RatesRequest.isIncremental(format: upstream.format, for: purpose),
+            revisions: RatesRequest.revisesPastDays(format: upstream.format, for: purpose))
+        // Validators only make sense while the data they validate is still stored, from this upstream,
+        // and for the same URL (an incremental request's changes every time).
+        let sendsValidators = latest != nil && !sync.upstreamSwitch.isPending && ownsValidators && !request.incremental
         let validators = sendsValidators
             ? UpstreamValidators(etag: item?.etag, lastModified: item?.lastModified) : UpstreamValidators.none
-        let purpose = RatesRequestPurpose.refresh(
-            newestStored: latest.flatMap { RateDate($0.date) }, lastSuccess: latest == nil ? nil : item?.fetchedAt)
-        let url = RatesRequest.url(base: upstream.url, format: upstream.format, for: purpose)
         let answer: UpstreamResult
         do {
-            answer = try await sync.client.fetch(url, validators: validators, maxBytes: sync.maxBytes)
+            answer = try await sync.client.fetch(request.url, validators: validators, maxBytes: sync.maxBytes)
         } catch {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
             throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message)
@@ -42,7 +48,8 @@ struct RatesUpstreamAttempt: Sendable {
         switch answer {
         case .notModified(let sent):
             // Asked without validators, a new upstream has nothing to confirm: a 304 is no copy of it.
-            guard !sync.upstreamSwitch.isPending, sync.upstreams.isSingle || sendsValidators else {
+            // An incremental request's 304 says nothing changed since the last success (the ECB's API).
+            guard !sync.upstreamSwitch.isPending, sync.upstreams.isSingle || sendsValidators || request.incremental else {
                 sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
                 throw RefreshError(.upstreamError, "the upstream answered 304 to an unconditional request")
             }
@@ -57,30 +64,50 @@ struct RatesUpstreamAttempt: Sendable {
                 outcome: RatesRefreshOutcome(kind: .notModified, daysChanged: 0, date: date),
                 served: date.map { "\($0) (not modified)" })
         case .fetched(let body):
-            return try await OffPool.run { try apply(body, latest: latest, now: now) }
+            return try await OffPool.run { try apply(body, request: request, latest: latest, now: now) }
         }
     }
 
-    private func apply(_ body: UpstreamBody, latest: RateSetRecord?, now: Date) throws -> RatesSync.Applied {
+    /// The URL asked, and how its answer is read.
+    private struct Request {
+        var url: String
+        /// Asks only what changed: an answer with no day is "unchanged".
+        var incremental: Bool
+        /// Past days in the answer are revisions to merge, not a regression.
+        var revisions: Bool
+    }
+
+    private func apply(
+        _ body: UpstreamBody, request: Request, latest: RateSetRecord?, now: Date
+    ) throws -> RatesSync.Applied {
         let store = sync.store
         let payload: ParsedRates
-        let newest: RateSet
+        let latestDate = latest.flatMap { RateDate($0.date) }
         do throws(RatesFormatError) {
-            payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
+            // An incremental answer with no day is well-formed: nothing changed.
+            payload = try RatesParser.parse(
+                body.bytes, format: upstream.format, fetchedAt: now, allowingNoDays: request.incremental)
             // Bounded before anything is stored (SPEC §4.11): one day years ahead would otherwise
             // become the newest, refuse every real day as a regression and push the schedule past it.
             try RateBounds(format: payload.format, now: now).check(payload.sets)
-            guard let latest = payload.latest else { throw RatesFormatError("\(payload.format.rawValue): no rates") }
-            newest = latest
         } catch {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
         }
         sync.events.upstreamFetch(.rates, upstream: label, outcome: .fetched)
+        guard let newest = payload.latest else {
+            // Nothing changed since the last success: the copy is confirmed, as by a 304.
+            try store.touch(resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
+            return RatesSync.Applied(
+                outcome: RatesRefreshOutcome(kind: .unchanged, daysChanged: 0, date: latestDate), format: payload.format,
+                served: latestDate.map { "\($0) (nothing new)" })
+        }
         let served = "\(newest.date) (\(payload.sets.count) day\(payload.sets.count == 1 ? "" : "s"))"
+        // A payload of revised past days leaves the newest day's timestamps as stored.
+        let dated = latestDate.map { newest.date < $0 } == true ? latest.map(Timestamps.init) : Timestamps(newest)
         let item = ItemRecord(
             resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now,
-            createdAt: newest.createdAt, updatedAt: newest.updatedAt,
+            createdAt: dated?.createdAt, updatedAt: dated?.updatedAt,
             etag: body.validators.etag, lastModified: body.validators.lastModified)
         if sync.upstreamSwitch.isPending {
             // A new upstream's first valid copy replaces the old one whole; never-regress compares
@@ -95,9 +122,7 @@ struct RatesUpstreamAttempt: Sendable {
                 written: payload.sets, replacedAll: true, format: payload.format, served: served)
         }
         let stored = try store.rateSets(dates: payload.sets.map(\.date.description))
-        // HOOK(formats): an incremental request (`RatesRequest.isIncremental`) carries revisions of past days, not a regression.
-        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now)
-        let latestDate = latest.flatMap { RateDate($0.date) }
+        let plan = RatesMerge.plan(payload: payload, stored: stored, latest: latest, now: now, revisions: request.revisions)
         if let regression = plan.regression {
             sync.logger.warning("rates: refused older upstream data from \(label): \(regression)")
             sync.events.regressionRefused(.rates)

@@ -85,7 +85,7 @@ public struct SampleUpstreamControl: Sendable {
         await upstream.server.stop()
     }
 
-    private func control(
+    func control(
         _ method: String, _ target: String, body: [UInt8] = [], timeout: Duration = .seconds(10)
     ) async throws -> TestResponse {
         let port = port
