@@ -88,6 +88,50 @@ struct DocumentsMirrorsTests {
         }
     }
 
+    @Test func aRecoveredPrimaryIsAskedAgainWithoutTheSecondarysValidators() async throws {
+        try await withMirroredDocuments(sampleDocuments) { _, upstream in
+            try await upstream.fault(#"{"path":"/docs/index.json","status":503,"times":1}"#)
+        } _: { larder, upstream in
+            #expect(try await larder.waitForSync())
+            // Past the primary's breaker window (30 s): it is asked first again (half-open). Both
+            // upstreams serve the same bytes (the same strong ETag): had the secondary's validators
+            // gone to the primary, it would answer 304.
+            larder.clock.advance(by: 31)
+            let refresh = try await larder.post("/documents/refresh")
+            #expect(refresh.status == 200, "\(refresh.text)")
+            let requests = try await upstream.allRequests()
+            #expect(requests[DocumentsFeed.indexPath]?.statuses == ["503": 1, "200": 1], "\(String(describing: requests[DocumentsFeed.indexPath]))")
+            #expect(requests[MirrorFeed.indexPath]?.total == 1, "the secondary is not asked while the primary answers")
+            let primary = larder.application?.documents?.upstreamReports.first?.report
+            #expect(primary?.state == .closed && primary?.consecutiveFailures == 0)
+            // The primary's index is held now: the next sync revalidates it with the primary's validators.
+            let again = try await larder.post("/documents/refresh")
+            #expect(again.json?["index"] as? String == "not_modified", "\(again.text)")
+            #expect(try await upstream.requests(DocumentsFeed.indexPath).statuses["304"] == 1)
+        }
+    }
+
+    @Test func theListIsOneUpstreamAsASet() async throws {
+        try await withMirroredDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            let primary = Upstream<DocumentsFormat>(url: upstream.url(DocumentsFeed.indexPath), format: .auto)
+            let secondary = Upstream<DocumentsFormat>(url: upstream.url(MirrorFeed.indexPath), format: .json)
+            // Both down across the restarts, so the copy's Cache-Status says whether the upstream changed.
+            try await upstream.fault(#"{"path":"/docs/index.json","status":503}"#)
+            try await upstream.fault(#"{"path":"/mirror/index.json","status":503}"#)
+            try await larder.restart { $0.documents = UpstreamResource(upstreams: [secondary, primary]) }
+            #expect(try await larder.waitForSync())
+            let reordered = try await larder.get("/documents/a.txt")
+            #expect(reordered.body == sampleDocuments[0].content)
+            #expect(reordered.header("Cache-Status")?.contains("upstream-changed") == false, "reordering is no change")
+            try await larder.restart { $0.documents = UpstreamResource(upstreams: [primary]) }
+            #expect(try await larder.waitForSync())
+            let removed = try await larder.get("/documents/a.txt")
+            #expect(removed.body == sampleDocuments[0].content)
+            #expect(removed.header("Cache-Status")?.hasSuffix("; detail=upstream-changed") == true, "removing one is a change")
+        }
+    }
+
     @Test func allUpstreamsDownKeepsTheMirrorAndNamesEachError() async throws {
         try await withMirroredDocuments(sampleDocuments, upstreamTimeout: .seconds(1)) { larder, upstream in
             #expect(try await larder.waitForSync())
