@@ -181,6 +181,25 @@ struct DocumentsMirrorsTests {
         }
     }
 
+    @Test func fallbacksRunInTheirDownloadSlotsSideBySide() async throws {
+        // Twenty documents, each hanging past the timeout (1 s) on the primary: sixteen slots at once,
+        // each falling back on its own, take about two timeouts; one after another, twenty.
+        let many = (0..<20).map { TestDocument("h\($0).txt", "hung \($0)\n") }
+        let started = ContinuousClock.now
+        try await withMirroredDocuments(many, upstreamTimeout: .seconds(1)) { _, upstream in
+            for document in many { try await upstream.fault(#"{"path":"/docs/\#(document.name)","delay_ms":5000}"#) }
+        } _: { (larder: TestLarder, upstream: SampleUpstreamControl) async throws in
+            #expect(try await larder.waitForSync())
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < .seconds(8), "the sync took \(elapsed)")
+            #expect(larder.application?.documents?.failedDownloadCount == 0)
+            for document in many {
+                #expect(try await larder.get("/documents/" + document.name).body == document.content)
+            }
+            #expect(try await upstream.requests("/mirror/h19.txt").total == 1)
+        }
+    }
+
     @Test func wrongBytesOnEveryMirrorAreNotStoredAndTheOldCopyIsKept() async throws {
         try await withMirroredDocuments(sampleDocuments) { larder, upstream in
             #expect(try await larder.waitForSync())
