@@ -88,6 +88,50 @@ struct DocumentsMirrorsTests {
         }
     }
 
+    @Test func aRecoveredPrimaryIsAskedAgainWithoutTheSecondarysValidators() async throws {
+        try await withMirroredDocuments(sampleDocuments) { _, upstream in
+            try await upstream.fault(#"{"path":"/docs/index.json","status":503,"times":1}"#)
+        } _: { larder, upstream in
+            #expect(try await larder.waitForSync())
+            // Past the primary's breaker window (30 s): it is asked first again (half-open). Both
+            // upstreams serve the same bytes (the same strong ETag): had the secondary's validators
+            // gone to the primary, it would answer 304.
+            larder.clock.advance(by: 31)
+            let refresh = try await larder.post("/documents/refresh")
+            #expect(refresh.status == 200, "\(refresh.text)")
+            let requests = try await upstream.allRequests()
+            #expect(requests[DocumentsFeed.indexPath]?.statuses == ["503": 1, "200": 1], "\(String(describing: requests[DocumentsFeed.indexPath]))")
+            #expect(requests[MirrorFeed.indexPath]?.total == 1, "the secondary is not asked while the primary answers")
+            let primary = larder.application?.documents?.upstreamReports.first?.report
+            #expect(primary?.state == .closed && primary?.consecutiveFailures == 0)
+            // The primary's index is held now: the next sync revalidates it with the primary's validators.
+            let again = try await larder.post("/documents/refresh")
+            #expect(again.json?["index"] as? String == "not_modified", "\(again.text)")
+            #expect(try await upstream.requests(DocumentsFeed.indexPath).statuses["304"] == 1)
+        }
+    }
+
+    @Test func theListIsOneUpstreamAsASet() async throws {
+        try await withMirroredDocuments(sampleDocuments) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            let primary = Upstream<DocumentsFormat>(url: upstream.url(DocumentsFeed.indexPath), format: .auto)
+            let secondary = Upstream<DocumentsFormat>(url: upstream.url(MirrorFeed.indexPath), format: .json)
+            // Both down across the restarts, so the copy's Cache-Status says whether the upstream changed.
+            try await upstream.fault(#"{"path":"/docs/index.json","status":503}"#)
+            try await upstream.fault(#"{"path":"/mirror/index.json","status":503}"#)
+            try await larder.restart { $0.documents = UpstreamResource(upstreams: [secondary, primary]) }
+            #expect(try await larder.waitForSync())
+            let reordered = try await larder.get("/documents/a.txt")
+            #expect(reordered.body == sampleDocuments[0].content)
+            #expect(reordered.header("Cache-Status")?.contains("upstream-changed") == false, "reordering is no change")
+            try await larder.restart { $0.documents = UpstreamResource(upstreams: [primary]) }
+            #expect(try await larder.waitForSync())
+            let removed = try await larder.get("/documents/a.txt")
+            #expect(removed.body == sampleDocuments[0].content)
+            #expect(removed.header("Cache-Status")?.hasSuffix("; detail=upstream-changed") == true, "removing one is a change")
+        }
+    }
+
     @Test func allUpstreamsDownKeepsTheMirrorAndNamesEachError() async throws {
         try await withMirroredDocuments(sampleDocuments, upstreamTimeout: .seconds(1)) { larder, upstream in
             #expect(try await larder.waitForSync())
@@ -134,6 +178,25 @@ struct DocumentsMirrorsTests {
             #expect(asked(requests["/docs/a.txt"]) == 1 && asked(requests["/mirror/a.txt"]) == 1)
             #expect(requests["/mirror/b.txt"] == nil, "only the failed document went to the secondary")
             #expect(requests[MirrorFeed.indexPath] == nil, "the index came from the primary")
+        }
+    }
+
+    @Test func fallbacksRunInTheirDownloadSlotsSideBySide() async throws {
+        // Twenty documents, each hanging past the timeout (1 s) on the primary: sixteen slots at once,
+        // each falling back on its own, take about two timeouts; one after another, twenty.
+        let many = (0..<20).map { TestDocument("h\($0).txt", "hung \($0)\n") }
+        let started = ContinuousClock.now
+        try await withMirroredDocuments(many, upstreamTimeout: .seconds(1)) { _, upstream in
+            for document in many { try await upstream.fault(#"{"path":"/docs/\#(document.name)","delay_ms":5000}"#) }
+        } _: { (larder: TestLarder, upstream: SampleUpstreamControl) async throws in
+            #expect(try await larder.waitForSync())
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < .seconds(8), "the sync took \(elapsed)")
+            #expect(larder.application?.documents?.failedDownloadCount == 0)
+            for document in many {
+                #expect(try await larder.get("/documents/" + document.name).body == document.content)
+            }
+            #expect(try await upstream.requests("/mirror/h19.txt").total == 1)
         }
     }
 

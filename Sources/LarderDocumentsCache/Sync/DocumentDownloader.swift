@@ -37,7 +37,7 @@ struct DocumentDownloader: Sendable {
                 entry, from: source, current: current, conditional: conditional && position == 0, fallback: position > 0, now: now)
             switch attempt {
             case .success:
-                if position > 0 { logger.info("documents: \(entry.name): served by \(source.label) after \(failures.count) failed") }
+                if position > 0 { logger.debug("documents: \(entry.name): served by \(source.label) after \(failures.count) failed") }
                 return attempt
             case .failure(let error) where error.kind == .store:
                 return attempt
