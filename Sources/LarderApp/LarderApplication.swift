@@ -93,8 +93,6 @@ public struct LarderApplication: Sendable {
         startedAt: Date
     ) -> Router {
         var router = Router()
-        // The rates routes first: a GET of a literal path is looked up in the order routes were added,
-        // and `/rates` is the hottest (each route passed over costs instructions on every request).
         // Their `:date` segments take only dates, so they cannot shadow the literal routes after them.
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))

@@ -20,7 +20,9 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
-    private var leanRoutes: [LeanRoute] = []
+    /// Lean routes by their path's length in bytes: a lookup compares the one or few paths of the
+    /// request path's length, so it costs the same however many routes there are.
+    private var leanRoutes: [[LeanRoute]] = []
     private var hasHeadRoutes = false
     /// The longest method answered (HEAD and OPTIONS always are): a longer one is 501 (RFC 9112 §3).
     private(set) var longestMethod = HTTPMethod.options.rawValue.utf8.count
@@ -45,7 +47,9 @@ public struct Router: Sendable {
             if case .origins = cors { headers.append("Origin") }
             let acceptEncoding = headers.contains { $0.caseInsensitiveEquals(AcceptEncoding.header) }
             headers.removeAll { $0.caseInsensitiveEquals(AcceptEncoding.header) }
-            leanRoutes.append(LeanRoute(
+            let length = pattern.utf8.count
+            if leanRoutes.count <= length { leanRoutes += Array(repeating: [], count: length + 1 - leanRoutes.count) }
+            leanRoutes[length].append(LeanRoute(
                 path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, cors: cors,
                 headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }, readsAcceptEncoding: acceptEncoding,
                 readsQuery: readsQuery))
@@ -56,11 +60,11 @@ public struct Router: Sendable {
         longestMethod = max(longestMethod, method.rawValue.utf8.count)
     }
 
-    /// The lean route for a GET or HEAD of exactly this raw path, if there is one.
-    func leanRoute(_ method: HTTPMethod, rawPath: UnsafePointer<CChar>) -> LeanRoute? {
-        guard method == .get || (method == .head && !hasHeadRoutes) else { return nil }
-        for route in leanRoutes {
-            let same = route.path.withUnsafeBufferPointer { strcmp($0.baseAddress!, rawPath) == 0 }
+    /// The lean route for a GET or HEAD of exactly this raw path (`length` bytes), if there is one.
+    func leanRoute(_ method: HTTPMethod, rawPath: UnsafePointer<CChar>, length: Int) -> LeanRoute? {
+        guard method == .get || (method == .head && !hasHeadRoutes), length < leanRoutes.count else { return nil }
+        for route in leanRoutes[length] {
+            let same = route.path.withUnsafeBufferPointer { memcmp($0.baseAddress!, rawPath, length) == 0 }
             if same { return route }
         }
         return nil

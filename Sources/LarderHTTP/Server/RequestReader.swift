@@ -49,10 +49,11 @@ package enum RequestReader {
         // A query (the target is longer than the path: libmicrohttpd leaves the path undecoded) takes the
         // usual way unless the route reads one; oversize headers take it always, for its answers.
         guard context.body.isEmpty else { return nil }
-        let hasQuery = context.targetLength != strlen(url)
+        let pathLength = strlen(url)
+        let hasQuery = context.targetLength != pathLength
         let verb: HTTPMethod
         if strcmp(method, "GET") == 0 { verb = .get } else if strcmp(method, "HEAD") == 0 { verb = .head } else { return nil }
-        guard let route = router.leanRoute(verb, rawPath: url), !hasQuery || route.readsQuery,
+        guard let route = router.leanRoute(verb, rawPath: url, length: pathLength), !hasQuery || route.readsQuery,
               larder_header_bytes(connection) <= configuration.maxHeaderBytes else { return nil }
         var query = QueryItems([])
         if hasQuery {
