@@ -616,7 +616,7 @@ def failover_tools(processes):
     return types.SimpleNamespace(
         processes=processes, larder=f"{BIN}/larder", sample_upstream=f"{BIN}/sample-upstream", work=WORK, root=ROOT,
         ports={"upstream": PORTS["failover-upstream"], "larder": PORTS["failover"]}, request=request,
-        wait_until=wait_until, sdmx=None)
+        wait_until=wait_until, write_ecb_history=write_ecb_history, history_file=HISTORY_FILE)
 
 
 def run_only(processes, scenarios):
