@@ -72,21 +72,40 @@ struct ThreadLoopsTests {
         // A port the kernel never hands to a port-0 bind: a parallel test's server could otherwise
         // take the port between the stop and the second start.
         let fixed = try #require(Self.freePortBelowTheEphemeralRange())
-        let port = try await withServer(configure: { $0.threads = 2; $0.port = fixed }, routes: standardRoutes) { server in
-            let port = server.port
-            // A served connection, so the stop leaves the port with a closed connection behind.
-            _ = try await onThread { try TestConnection.fetch(port: port, "/hello") }
-            var configuration = ServerConfiguration()
-            configuration.port = port
-            configuration.threads = 2
-            let second = HTTPServer(configuration: configuration, router: Router(), logger: .init(label: "t"))
-            #expect(throws: HTTPServerError.self) { try second.start() }
-            return port
+        let port = try await Self.retryingWhileThePortIsHeld {
+            try await withServer(configure: { $0.threads = 2; $0.port = fixed }, routes: standardRoutes) { server in
+                let port = server.port
+                // A served connection, so the stop leaves the port with a closed connection behind.
+                _ = try await onThread { try TestConnection.fetch(port: port, "/hello") }
+                var configuration = ServerConfiguration()
+                configuration.port = port
+                configuration.threads = 2
+                let second = HTTPServer(configuration: configuration, router: Router(), logger: .init(label: "t"))
+                #expect(throws: HTTPServerError.self) { try second.start() }
+                return port
+            }
         }
-        let status = try await withServer(configure: { $0.threads = 2; $0.port = port }, routes: standardRoutes) { server in
-            try await onThread { try TestConnection.fetch(port: server.port, "/hello").status }
+        let status = try await Self.retryingWhileThePortIsHeld {
+            try await withServer(configure: { $0.threads = 2; $0.port = port }, routes: standardRoutes) { server in
+                try await onThread { try TestConnection.fetch(port: server.port, "/hello").status }
+            }
         }
         #expect(status == 200)
+    }
+
+    /// Runs `start` again while it fails to listen, for at most 5 s. Tests run in parallel, and one that
+    /// spawns a process forks first: until the child's exec it holds a copy of every open descriptor,
+    /// a probe's or a stopped server's listening socket included, so a free port may be held an instant.
+    static func retryingWhileThePortIsHeld<T>(_ start: () async throws -> T) async throws -> T {
+        for attempt in 1... {
+            do {
+                return try await start()
+            } catch let error as HTTPServerError {
+                guard case .cannotListen = error, attempt < 50 else { throw error }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        fatalError("unreachable")
     }
 
     /// A port below `ip_local_port_range` that binds now, or nil when none of a few tries does.
