@@ -11,30 +11,28 @@ import Synchronization
 /// that one's index URL when they are fetched from another mirror.
 final class DocumentUpstreams: Sendable {
     let upstreams: [Upstream<DocumentsFormat>]
-    /// Each upstream's URL without credentials, as logs, `/status` and `/metrics` show it.
-    let labels: [String]
-    let health: [UpstreamHealth]
     /// Unknown after a restart with several upstreams (the store does not record it): the next index
     /// is then fetched without validators, and until it is, documents are fetched only where listed.
-    private let source: Mutex<Int?>
+    let pool: UpstreamSet
 
     init(_ resource: UpstreamResource<DocumentsFormat>) {
         upstreams = resource.upstreams
-        labels = resource.upstreams.map { UpstreamClient.redacted($0.url) }
-        health = resource.upstreams.map { _ in UpstreamHealth() }
-        source = Mutex(resource.upstreams.count == 1 ? 0 : nil)
+        pool = UpstreamSet(
+            labels: resource.upstreams.map { UpstreamClient.redacted($0.url) },
+            formats: resource.upstreams.map(\.format.rawValue))
     }
+
+    var labels: [String] { pool.labels }
+    var health: [UpstreamHealth] { pool.health }
 
     /// The upstream the held index came from, when known.
     var indexSource: Int? {
-        get { source.withLock { $0 } }
-        set { source.withLock { $0 = newValue } }
+        get { pool.source }
+        set { pool.source = newValue }
     }
 
     /// The upstreams to ask for the index at `now`, in order.
-    func order(at now: Date) -> [Int] {
-        UpstreamOrder.indices(health, at: now)
-    }
+    func order(at now: Date) -> [Int] { pool.order(at: now) }
 
     /// Where to fetch a document listed at `url`: where the index lists it, then the same relative
     /// path on each other available upstream, in order (none for a URL off its index's origin).
@@ -54,7 +52,5 @@ final class DocumentUpstreams: Sendable {
     }
 
     /// Each upstream's health as `/status` shows it.
-    func reports(at now: Date) -> [UpstreamReport] {
-        upstreams.indices.map { UpstreamReport(label: labels[$0], format: upstreams[$0].format.rawValue, report: health[$0].report(at: now)) }
-    }
+    func reports(at now: Date) -> [UpstreamReport] { pool.reports(at: now) }
 }

@@ -1,0 +1,37 @@
+public import Foundation
+public import LarderFreshness
+import Synchronization
+
+/// A resource's upstreams as refreshes see them (SPEC §4.12), whatever the resource: each one's name
+/// without credentials, its format's name, its health, and which one the stored copy's validators
+/// came from (kept in memory: unknown after a restart with several, so the next fetch is unconditional).
+public final class UpstreamSet: Sendable {
+    /// Each upstream's URL without credentials: its name in `/status`, `/metrics` and the logs.
+    public let labels: [String]
+    public let formats: [String]
+    public let health: [UpstreamHealth]
+    private let holder: Mutex<Int?>
+
+    public init(labels: [String], formats: [String], window: Backoff = UpstreamHealth.defaultWindow) {
+        self.labels = labels
+        self.formats = formats
+        health = labels.map { _ in UpstreamHealth(window: window) }
+        holder = Mutex(labels.count == 1 ? 0 : nil)
+    }
+
+    /// The upstream the stored copy (and its validators) came from, when known.
+    public var source: Int? {
+        get { holder.withLock { $0 } }
+        set { holder.withLock { $0 = newValue } }
+    }
+
+    /// The upstreams to ask at `now`, in order.
+    public func order(at now: Date) -> [Int] {
+        UpstreamOrder.indices(health, at: now)
+    }
+
+    /// What `/status` and the page show of each upstream at `now`.
+    public func reports(at now: Date) -> [UpstreamReport] {
+        labels.indices.map { UpstreamReport(label: labels[$0], format: formats[$0], report: health[$0].report(at: now)) }
+    }
+}
