@@ -130,7 +130,10 @@ struct FaultMatrixTests {
         on target: FaultTarget, _ fault: UpstreamFault, _ larder: TestLarder, _ upstream: SampleUpstreamControl
     ) async throws -> Int {
         guard fault.connectionRefused else {
-            return try await upstream.requests(target.path).total
+            // Received, not only answered: a gzip bomb's answer takes a while to build under load, and an
+            // attempt the clock's wake-up started would otherwise be counted only after the first sample.
+            let count = try await upstream.requests(target.path)
+            return count.total + count.inFlight
         }
         let metrics = try await larder.get("/metrics").text
         return counter(in: metrics, "larder_upstream_fetches_total{resource=\"\(target.resource)\",outcome=\"error\"}")

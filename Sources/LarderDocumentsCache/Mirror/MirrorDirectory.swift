@@ -8,8 +8,8 @@ import Logging
 /// never follow a symlink. Only file names Larder generated ever reach a path here.
 struct MirrorDirectory: Sendable {
     let path: String
-    /// Large files kept open for serving.
-    let openFiles = OpenFiles()
+    /// Large files mapped for serving.
+    let mappings = MappedFiles()
 
     /// Creates the directory (mode 0700) when missing.
     init(path: String) throws {
@@ -44,15 +44,15 @@ struct MirrorDirectory: Sendable {
     }
 
     func remove(_ fileName: String) {
-        openFiles.forget(fileName)
+        mappings.forget(fileName)
         unlink(path + "/" + fileName)
     }
 
-    /// How to send a stored file of `size` bytes: a descriptor of its own (a `dup` of the one kept
-    /// open, for a large file); nil when it is missing, is not a regular file, or is not `size` bytes.
+    /// How to send a stored file of `size` bytes: its shared mapping when large, else a descriptor of
+    /// its own; nil when it is missing, is not a regular file, or is not `size` bytes.
     func source(for fileName: String, size: Int) -> FileSource? {
-        if let descriptor = openFiles.descriptor(fileName, size: size, opening: { openForReading(fileName) }) {
-            return .descriptor(descriptor, size: UInt64(size))
+        if let bytes = mappings.bytes(fileName, size: size, opening: { openForReading(fileName) }) {
+            return .mapped(bytes)
         }
         guard let (descriptor, actual) = openForReading(fileName) else { return nil }
         // Start-up checks no file (it would cost a pass over all of them), so a damaged one is found here.
