@@ -1,4 +1,5 @@
 public import Foundation
+import LarderFormats
 
 /// When a cached copy stops being fresh and when the upstream is contacted next: a TTL (SPEC §4.1)
 /// or a publication calendar (§4.10). The `Refresher` asks; the schedule decides.
@@ -11,6 +12,9 @@ public protocol RefreshSchedule: Sendable {
     func settle(fetchedAt: Date)
     /// The longest wait between retries after failures (SPEC §4.7).
     var retryCap: Duration { get }
+    /// `retryCap` in whole seconds, rounded down: read on every cached answer, so a schedule keeps it
+    /// ready rather than converting a `Duration` (an Int128 of attoseconds) per request.
+    var retryCapSeconds: Int { get }
     /// The nominal lifetime `/status` shows.
     var ttl: Duration { get }
 }
@@ -28,9 +32,16 @@ extension RefreshSchedule {
 /// SPEC §4.1: fresh for `ttl` after each contact, refreshed a little before that.
 public struct TTLSchedule: RefreshSchedule {
     public let ttl: Duration
+    public let retryCapSeconds: Int
 
     public init(ttl: Duration) {
         self.ttl = ttl
+        retryCapSeconds = Self.wholeSeconds(ttl)
+    }
+
+    /// `duration` in whole seconds, rounded down.
+    public static func wholeSeconds(_ duration: Duration) -> Int {
+        WholeSeconds.of(duration.timeInterval, .down)
     }
 
     public func expiry(fetchedAt: Date) -> Date {

@@ -77,14 +77,14 @@ public final class Refresher<Outcome: Sendable>: Sendable {
             return Freshness(
                 now: now, fetchedAt: nil, expiresAt: nil, isExpired: true,
                 isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: lastErrorKind,
-                revalidationInterval: schedule.retryCap)
+                revalidationSeconds: schedule.retryCapSeconds)
         }
         if upstreamSwitch.isPending {
             // A copy of the previous upstream: stale since it was fetched, replaced as soon as the new one answers.
             return Freshness(
                 now: now, fetchedAt: fetchedAt, expiresAt: min(fetchedAt, now), isExpired: true,
                 isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: UpstreamSwitch.staleDetail,
-                revalidationInterval: schedule.retryCap)
+                revalidationSeconds: schedule.retryCapSeconds)
         }
         let expiresAt = schedule.expiry(fetchedAt: fetchedAt)
         let expired = now >= expiresAt
@@ -92,7 +92,7 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         let due = expired && (retryAt.map { $0 <= now } ?? true) && schedule.nextContact(fetchedAt: fetchedAt) <= now
         return Freshness(
             now: now, fetchedAt: fetchedAt, expiresAt: expiresAt, isExpired: expired, isDue: due,
-            lastErrorKind: lastErrorKind, revalidationInterval: schedule.retryCap)
+            lastErrorKind: lastErrorKind, revalidationSeconds: schedule.retryCapSeconds)
     }
 
     public var isRefreshing: Bool { flight.isRunning(0) }
@@ -199,9 +199,9 @@ public struct Freshness: Sendable {
     public let isDue: Bool
     /// The kind of the last refresh's error, when it failed.
     public let lastErrorKind: String?
-    /// The longest an expired copy goes without an attempt to revalidate it: the schedule's retry cap
-    /// (the TTL, or the poll interval under a publication calendar). Sizes RFC 5861's directives.
-    public let revalidationInterval: Duration
+    /// The longest an expired copy goes without an attempt to revalidate it, in whole seconds: the
+    /// schedule's retry cap (the TTL, or the poll interval under a publication calendar). Sizes RFC 5861's directives.
+    public let revalidationSeconds: Int
 }
 
 /// A snapshot of one item's refresh history, for `/status` and stale `Cache-Status` details.

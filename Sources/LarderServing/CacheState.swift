@@ -37,7 +37,7 @@ public struct CacheState: Sendable, Equatable {
         self.init(
             fetchedAt: fetchedAt, expiresAt: expiresAt, now: freshness.now,
             staleDetail: freshness.now >= expiresAt ? freshness.lastErrorKind ?? "revalidating" : nil,
-            revalidationSeconds: WholeSeconds.of(freshness.revalidationInterval.timeInterval, .down))
+            revalidationSeconds: freshness.revalidationSeconds)
     }
 
     /// Whole seconds of freshness left: negative once expired (how long ago, rounded away from zero).

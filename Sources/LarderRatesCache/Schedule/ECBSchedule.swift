@@ -44,6 +44,7 @@ final class ECBSchedule: RefreshSchedule {
 
     let pollInterval: Duration
     private let fallback: TTLSchedule
+    private let activeRetryCapSeconds: Int
     private let events: any CacheEvents
     private let state: Mutex<State>
 
@@ -51,6 +52,7 @@ final class ECBSchedule: RefreshSchedule {
     init(active: Bool, latest: RateDate?, pollInterval: Duration, ttl: Duration, events: any CacheEvents) {
         self.pollInterval = pollInterval
         fallback = TTLSchedule(ttl: ttl)
+        activeRetryCapSeconds = TTLSchedule.wholeSeconds(min(pollInterval, ttl))
         self.events = events
         state = Mutex(State(isActive: active, latest: latest))
     }
@@ -91,6 +93,10 @@ final class ECBSchedule: RefreshSchedule {
 
     var retryCap: Duration {
         state.withLock { $0.isActive } ? min(pollInterval, fallback.ttl) : fallback.ttl
+    }
+
+    var retryCapSeconds: Int {
+        state.withLock { $0.isActive } ? activeRetryCapSeconds : fallback.retryCapSeconds
     }
 
     var ttl: Duration { fallback.ttl }
