@@ -10,13 +10,16 @@ struct MirrorDirectory: Sendable {
     let path: String
     /// Large files mapped for serving.
     let mappings = MappedFiles()
+    /// Downloads go to unnamed files (`StagingFile`); false where the file system cannot.
+    let unnamedFiles: Bool
 
-    /// Creates the directory (mode 0700) when missing.
-    init(path: String) throws {
+    /// Creates the directory (mode 0700) when missing; `unnamedFiles` nil probes the file system.
+    init(path: String, unnamedFiles: Bool? = nil) throws {
         self.path = path
         if mkdir(path, 0o700) != 0, errno != EEXIST {
             throw MirrorError("cannot create the documents directory \(path): \(String(cString: strerror(errno)))")
         }
+        self.unnamedFiles = unnamedFiles ?? Self.takesUnnamedFiles(path)
     }
 
     /// The stored file name for a document's bytes: unique per name and content, and never a valid

@@ -6,9 +6,9 @@ import LarderStore
 import LarderUpstream
 import Logging
 
-/// Downloads one document (SPEC §4.8): streamed to a temporary file in the mirror's directory,
-/// verified against the index's `size` and `sha256`, then handed to `GroupCommit`, which renames it
-/// into place, makes it durable and records it with others in one transaction.
+/// Downloads one document (SPEC §4.8): streamed to an unnamed or temporary file in the mirror's
+/// directory (`StagingFile`), verified against the index's `size` and `sha256`, then handed to
+/// `GroupCommit`, which puts it in place, makes it durable and records it with others in one transaction.
 struct DocumentDownloader: Sendable {
     /// What a download did.
     enum Outcome: Sendable, Equatable {
@@ -59,17 +59,16 @@ struct DocumentDownloader: Sendable {
         _ entry: DocumentEntryRecord, from source: (label: String, url: String), current: DocumentFileRecord?,
         conditional: Bool, fallback: Bool, now: Date
     ) async -> Result<StagedDownload, RefreshError> {
-        let temporary: (descriptor: Int32, fileName: String)
+        let staging: StagingFile
         do {
-            temporary = try mirror.createTemporary(for: entry.name)
+            staging = try mirror.createStaging(for: entry.name)
         } catch {
             return .failure(RefreshError(.store, "\(error)"))
         }
-        let sink = HashingFileSink(descriptor: temporary.descriptor)
-        var keepTemporary = false
+        let sink = HashingFileSink(descriptor: staging.descriptor)
+        var kept = false
         defer {
-            close(temporary.descriptor)
-            if !keepTemporary { mirror.remove(temporary.fileName) }
+            if kept { close(staging.descriptor) } else { mirror.discard(staging) }
         }
         let validators = conditional && current != nil
             ? UpstreamValidators(etag: current?.etag, lastModified: current?.lastModified) : .none
@@ -97,7 +96,7 @@ struct DocumentDownloader: Sendable {
             file.updatedAt = entry.updatedAt
             file.etag = sent.etag ?? file.etag
             file.lastModified = sent.lastModified ?? file.lastModified
-            return .success(StagedDownload(file: file, outcome: .unchanged, temporary: nil, replaced: nil))
+            return .success(StagedDownload(file: file, outcome: .unchanged, bytes: nil, replaced: nil))
         case .streamed(let body):
             let (count, sha256) = sink.finish()
             let verified = (entry.size.map { $0 == count } ?? true) && (entry.sha256.map { $0 == sha256 } ?? true)
@@ -111,14 +110,22 @@ struct DocumentDownloader: Sendable {
             let fileName = MirrorDirectory.fileName(for: entry.name, sha256: sha256)
             let same = current?.fileName == fileName
             // Not synced here, on the cooperative pool: the batch's commit syncs its files side by side, off it.
-            if !same { keepTemporary = true }
+            var bytes: StagedBytes?
+            if !same {
+                do {
+                    bytes = try mirror.stage(staging, as: fileName)
+                } catch {
+                    return .failure(RefreshError(.store, "\(error)"))
+                }
+                kept = true
+            }
             let file = DocumentFileRecord(
                 name: entry.name, fileName: fileName, size: count, sha256: sha256, contentType: entry.contentType,
                 createdAt: entry.createdAt, updatedAt: entry.updatedAt, storedAt: same ? current!.storedAt : now,
                 fetchedAt: now, etag: body.validators.etag, lastModified: body.validators.lastModified)
             return .success(StagedDownload(
                 file: file, outcome: current == nil ? .added : same ? .unchanged : .updated,
-                temporary: same ? nil : temporary.fileName, replaced: same ? nil : current?.fileName))
+                bytes: bytes, replaced: same ? nil : current?.fileName))
         }
     }
 }
@@ -128,9 +135,9 @@ struct StagedDownload: Sendable {
     /// The record committed for it.
     let file: DocumentFileRecord
     let outcome: DocumentDownloader.Outcome
-    /// The verified temporary file renamed to `file.fileName` at the commit; nil when those bytes are
-    /// already in place (a 304, or the same content again).
-    let temporary: String?
+    /// Where the verified bytes wait for the commit; nil when they are already in place (a 304, or the
+    /// same content again).
+    let bytes: StagedBytes?
     /// The previous copy's file, deleted only after the commit, so a crash leaves the old copy listed and whole.
     let replaced: String?
 }

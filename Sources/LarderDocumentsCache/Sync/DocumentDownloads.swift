@@ -91,7 +91,7 @@ struct DocumentDownloads: Sendable {
     ) async -> Result {
         switch await downloader.download(entry, current: current, conditional: conditional, now: now) {
         case .success(let staged):
-            progress.finished(bytes: staged.temporary == nil ? 0 : staged.file.size, failed: false)
+            progress.finished(bytes: staged.bytes == nil ? 0 : staged.file.size, failed: false)
             return await commit(staged)
         case .failure(let error):
             progress.finished(bytes: 0, failed: true)

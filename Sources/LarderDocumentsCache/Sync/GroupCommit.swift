@@ -122,7 +122,8 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Renames the batch's files into place, syncs them (bytes, then names), records them in one
+    /// Renames the batch's temporary files into place (linked ones are there already), syncs them
+    /// (bytes, then names), records them in one
     /// transaction, then publishes them and deletes the copies they replace. The order is the
     /// durability: a power cut after the transaction finds every file it names whole.
     private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
@@ -131,7 +132,7 @@ final class GroupCommit: Sendable {
         var failed: [(name: String, error: RefreshError)] = []
         var placed: [StagedDownload] = []
         for staged in batch {
-            guard let temporary = staged.temporary else {
+            guard case .temporary(let temporary) = staged.bytes else {
                 placed.append(staged)
                 continue
             }
@@ -144,7 +145,7 @@ final class GroupCommit: Sendable {
             }
         }
         do {
-            let written = placed.filter { $0.temporary != nil }.map(\.file)
+            let written = placed.filter { $0.bytes != nil }.map(\.file)
             if !written.isEmpty { try mirror.syncFiles(written.map(\.fileName), bytes: written.reduce(0) { $0 + $1.size }) }
             beforeStoreCommit.withLock { $0 }?(written.map(\.fileName))
             try store.commitDocumentFiles(placed.map(\.file))
