@@ -6,10 +6,18 @@ import Synchronization
 /// second (when `Age` and `max-age` change) and shared by every request in that second — for each
 /// encoding asked for: identity, and gzip for a body over 1 KiB.
 public final class PreparedAnswer: Sendable {
-    private struct Built {
+    /// One second's answers; a class, so a request takes one reference out of the lock, not a copy
+    /// of the state and both responses (three retains and their releases, on every request).
+    private final class Built: Sendable {
         let state: CacheState
         let ok: PreparedResponse
         let notModified: PreparedResponse
+
+        init(state: CacheState, ok: PreparedResponse, notModified: PreparedResponse) {
+            self.state = state
+            self.ok = ok
+            self.notModified = notModified
+        }
     }
 
     /// The request headers an answer reads, for lean routes to collect (`Router.add(_:_:reads:_:)`).
