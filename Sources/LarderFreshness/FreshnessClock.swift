@@ -1,4 +1,5 @@
 public import Foundation
+import LarderFormats
 
 /// The time source of every freshness decision, injected so tests move time instead of sleeping through a TTL.
 public protocol FreshnessClock: Sendable {
@@ -28,5 +29,10 @@ extension Duration {
     public var timeInterval: TimeInterval {
         let parts = components
         return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+
+    /// The duration in whole seconds, rounded down (clamped as `WholeSeconds` does).
+    public var wholeSeconds: Int {
+        WholeSeconds.of(timeInterval, .down)
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import LarderFormats
 
 /// When a cached copy stops being fresh and when the upstream is contacted next: a TTL (SPEC §4.1)
 /// or a publication calendar (§4.10). The `Refresher` asks; the schedule decides.
@@ -36,12 +35,7 @@ public struct TTLSchedule: RefreshSchedule {
 
     public init(ttl: Duration) {
         self.ttl = ttl
-        retryCapSeconds = Self.wholeSeconds(ttl)
-    }
-
-    /// `duration` in whole seconds, rounded down.
-    public static func wholeSeconds(_ duration: Duration) -> Int {
-        WholeSeconds.of(duration.timeInterval, .down)
+        retryCapSeconds = ttl.wholeSeconds
     }
 
     public func expiry(fetchedAt: Date) -> Date {

@@ -24,7 +24,8 @@ final class ListingCache: Sendable {
 
     /// Uses `directory` (created, mode 0700) for the listing's files; those of earlier runs are deleted.
     init(directory: String, store: Store, state: DocumentsState, logger: Logger) throws {
-        let directory = try MirrorDirectory(path: directory)
+        // The listing is written by its own renderer, never staged as a download: nothing to probe.
+        let directory = try MirrorDirectory(path: directory, unnamedFiles: false)
         self.directory = directory
         self.store = store
         self.state = state

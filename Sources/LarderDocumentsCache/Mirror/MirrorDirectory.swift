@@ -28,9 +28,14 @@ struct MirrorDirectory: Sendable {
         name + "~" + sha256.prefix(16)
     }
 
+    /// A fresh temporary file name for `name`: never a document's own file name, and swept at start if left.
+    static func temporaryName(for name: String) -> String {
+        name + "~" + UUID().uuidString.prefix(8) + DocumentName.temporarySuffix
+    }
+
     /// A new temporary file for a download of `name`, opened for writing, created exclusively.
     func createTemporary(for name: String) throws -> (descriptor: Int32, fileName: String) {
-        let fileName = name + "~" + UUID().uuidString.prefix(8) + DocumentName.temporarySuffix
+        let fileName = Self.temporaryName(for: name)
         let descriptor = open(path + "/" + fileName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw MirrorError("cannot create a temporary file for \(name): \(String(cString: strerror(errno)))")

@@ -1,6 +1,4 @@
-import Foundation
 import Glibc
-import LarderDocuments
 
 /// A download's bytes on their way into the mirror: an unnamed file (`O_TMPFILE`) where the file
 /// system allows it, else a named temporary file.
@@ -46,7 +44,7 @@ extension MirrorDirectory {
         if let temporaryName = staging.temporaryName { return .temporary(temporaryName) }
         if link(staging.descriptor, as: fileName) == 0 { return .linked }
         guard errno == EEXIST else { throw linkError(fileName) }
-        let temporaryName = fileName + "~" + UUID().uuidString.prefix(8) + DocumentName.temporarySuffix
+        let temporaryName = Self.temporaryName(for: fileName)
         guard link(staging.descriptor, as: temporaryName) == 0 else { throw linkError(temporaryName) }
         return .temporary(temporaryName)
     }
@@ -64,14 +62,19 @@ extension MirrorDirectory {
         let descriptor = open(path, openUnnamed | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        let probe = path + "/.larder-probe-" + UUID().uuidString.prefix(8) + DocumentName.temporarySuffix
-        guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, probe, AT_SYMLINK_FOLLOW) == 0 else { return false }
+        let probe = path + "/" + temporaryName(for: ".larder-probe")
+        guard link(descriptor, at: probe) == 0 else { return false }
         unlink(probe)
         return true
     }
 
     private func link(_ descriptor: Int32, as fileName: String) -> Int32 {
-        linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path + "/" + fileName, AT_SYMLINK_FOLLOW)
+        Self.link(descriptor, at: path + "/" + fileName)
+    }
+
+    /// Names the unnamed file open as `descriptor` `path`, through /proc (`AT_EMPTY_PATH` needs a capability).
+    private static func link(_ descriptor: Int32, at path: String) -> Int32 {
+        linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW)
     }
 
     private func linkError(_ fileName: String) -> MirrorError {

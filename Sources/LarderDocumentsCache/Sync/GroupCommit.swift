@@ -123,9 +123,9 @@ final class GroupCommit: Sendable {
     }
 
     /// Renames the batch's temporary files into place (linked ones are there already), syncs them
-    /// (bytes, then names), records them in one
-    /// transaction, then publishes them and deletes the copies they replace. The order is the
-    /// durability: a power cut after the transaction finds every file it names whole.
+    /// (bytes, then names), records them in one transaction, then publishes them and deletes the copies
+    /// they replace. The order is the durability: a power cut after the transaction finds every file it
+    /// names whole.
     private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
         beforeCommit.withLock { $0 }?()

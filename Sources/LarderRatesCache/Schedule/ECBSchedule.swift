@@ -52,7 +52,7 @@ final class ECBSchedule: RefreshSchedule {
     init(active: Bool, latest: RateDate?, pollInterval: Duration, ttl: Duration, events: any CacheEvents) {
         self.pollInterval = pollInterval
         fallback = TTLSchedule(ttl: ttl)
-        activeRetryCapSeconds = TTLSchedule.wholeSeconds(min(pollInterval, ttl))
+        activeRetryCapSeconds = min(pollInterval, ttl).wholeSeconds
         self.events = events
         state = Mutex(State(isActive: active, latest: latest))
     }
