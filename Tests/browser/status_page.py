@@ -379,7 +379,9 @@ def main():
             [binaries / "larder", "serve", "--port", str(PORT), "--cache-dir", cache, "--log-level", "error",
              # A plain TTL: on the ECB calendar the day the test runs would decide whether a request
              # starts a background fetch, and the refused refresh must be seen to fetch nothing.
-             "--admin-token", token, "--rates-url", UPSTREAM + HISTORY, "--rates-schedule", "ttl", "--rates-ttl", "1h",
+             # One argument with `=`: a token starting with "-" (token_urlsafe gives one in 64) is
+             # otherwise read as the next option and the start fails.
+             f"--admin-token={token}", "--rates-url", UPSTREAM + HISTORY, "--rates-schedule", "ttl", "--rates-ttl", "1h",
              "--documents-url", UPSTREAM + "/documents/index.json"], stdout=subprocess.DEVNULL))
         wait_for(lambda: http("GET", LARDER + "/ready")[0] == 200, "Larder ready")
         wait_for(lambda: get_json("/status")["resources"]["documents"]["counts"]["mirrored"] == 5, "the mirror")
