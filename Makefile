@@ -3,20 +3,30 @@ SHELL := /bin/bash
 SWIFT ?= swift
 PORT ?= 8080
 UPSTREAM_PORT ?= 8081
-# libmicrohttpd >= 1.0.10: the system's, or one built once into .build/libmicrohttpd by `make deps`
+# libmicrohttpd 1.0.10-1, pinned with its source's sums, built once into .build/libmicrohttpd by `make deps`
 # (scripts/libmicrohttpd.sh). Every recipe, and what it runs, finds that build first through pkg-config.
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# The same pinned source with the epoll patch too, which Larder does not need (its loop never waits in
+# MHD_epoll()): for `make epoll-churn`, and for the bench's ceiling, whose `library` mode does wait there.
+LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
+export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
+MHD_PATCHES_EPOLL := scripts/libmicrohttpd-sendfile-chunk.patch scripts/libmicrohttpd-epoll-timeout.patch
 
-.PHONY: run test build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
+.PHONY: run test build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
 
-## deps: libmicrohttpd >= 1.0.10 and pkg-config (Debian packages installed as root, or the command to run)
+## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run)
 deps:
 	@bash scripts/libmicrohttpd.sh "$(LIBMICROHTTPD)"
+
+## deps-epoll: the same libmicrohttpd with the epoll patch as well, for epoll-churn and the bench's ceiling
+deps-epoll:
+	@bash scripts/libmicrohttpd.sh "$(LIBMICROHTTPD_EPOLL)" $(MHD_PATCHES_EPOLL)
 
 ## build: release build of larder and sample-upstream, the Swift runtime linked statically as in the container
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib
+	@python3 scripts/check-swift-dependencies.py
 
 ## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT); Ctrl-C stops both
 run: build
@@ -28,6 +38,8 @@ test: deps lint-docker
 # and declares only what it imports (check-manifest-imports.py).
 	@python3 Tests/tools/check-manifest-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+# Every Swift package at its pinned version (Package.swift's `exact:`, scripts/swift-dependencies.txt).
+	@python3 scripts/check-swift-dependencies.py
 # The totals come from Swift Testing's JUnit XML (Tests/tools/test-totals.py), not the console; the old
 # file goes first, so a run that writes none cannot be counted with the last one's.
 	@set -o pipefail; rm -f .build/test-results*.xml; \
@@ -68,7 +80,7 @@ soak: build
 	python3 Tests/soak/soak.py
 
 ## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c, then instructions per request under callgrind (about 45 minutes; not in CI)
-bench: build
+bench: build deps-epoll
 	@missing=""; \
 	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2 valgrind:valgrind; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
@@ -89,33 +101,33 @@ bench-instructions: build
 	python3 bench/instructions.py
 
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder on --threads N against nginx static on N workers, N = 1 and 2 (BENCH_WORKERS; about 15 minutes)
-bench-idle: build
+bench-idle: build deps-epoll
 	python3 bench/bench.py --only idle,churn
 
 ## bench-page: only the status page's scenario of make bench: GET /rates with and without a headless chromium tab on the page (a few minutes)
-bench-page: build
+bench-page: build deps-epoll
 	@{ command -v chromedriver && command -v wrk; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq chromium chromium-driver wrk >/dev/null; } || { echo "bench-page needs: apt-get install -y chromium chromium-driver wrk"; exit 1; }
 	python3 bench/bench.py --only page
 
 ## bench-gzip: only the gzipped-listing scenario of make bench, 10,000 documents, Larder against nginx gzip_static and gzip on (a few minutes)
-bench-gzip: build
+bench-gzip: build deps-epoll
 	python3 bench/bench.py --only gzip
 
 ## bench-mirror: only the documents mirror's scenario of make bench: first sync (Larder, wget -i, aria2c -j16 from one nginx), start to ready, resident memory and the listing's size at BENCH_MIRROR_COUNTS documents (default 1000,10000,30000,100000; about 10 minutes)
-bench-mirror: build
+bench-mirror: build deps-epoll
 	@{ command -v wrk && command -v nginx && command -v wget && command -v aria2c; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx wget aria2 >/dev/null; } || { echo "bench-mirror needs: apt-get install -y wrk nginx wget aria2"; exit 1; }
 	python3 bench/bench.py --only mirror
 
 ## bench-failover: only the several-upstreams scenario of make bench: refreshes with a dead primary (refused, and a black hole) against the secondary alone, over two breaker windows, and the ECB data API's updatedAfter bytes against a full history (about 3 minutes)
-bench-failover: build
+bench-failover: build deps-epoll
 	python3 bench/bench.py --only failover
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of scripts/libmicrohttpd-epoll-timeout.patch (a few seconds)
 EPOLL_CHURN_LIMIT ?= 5
-epoll-churn: deps
+epoll-churn: deps-epoll
 	@mkdir -p .build
-	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
-	@echo "libmicrohttpd $$(pkg-config --modversion libmicrohttpd) from $$(pkg-config --variable=libdir libmicrohttpd); $$(sed -n 2p $(LIBMICROHTTPD)/larder.stamp 2>/dev/null || echo 'not a build of scripts/libmicrohttpd.sh: the system library, maybe unpatched')"
+	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(PKG_CONFIG_PATH=$(LARDER_CEILING_PKG_CONFIG_PATH) pkg-config --cflags --libs --static libmicrohttpd)
+	@echo "libmicrohttpd from $(LIBMICROHTTPD_EPOLL): $$(sed -n 2p $(LIBMICROHTTPD_EPOLL)/larder.stamp)"
 	@failed=0; for mode in poll epoll ext; do for n in 127 128 129; do \
 		echo -n "$$mode "; .build/epoll-churn $$mode burst $$n $(EPOLL_CHURN_LIMIT) || failed=1; \
 	done; done; \

@@ -11,26 +11,28 @@ let package = Package(
         // For Fuzz/Package.swift, which builds these targets with libFuzzer (`make fuzz`).
         .library(name: "LarderFuzzing", targets: ["LarderFuzzing"]),
     ],
+    // Exact versions, so a build next month links the same code; the packages these bring are pinned in
+    // scripts/swift-dependencies.txt and checked by `make build` and `make test`.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // gzip of a prepared body, once per change: compress-nio compresses one buffer in one call over
         // the system zlib (on NIOCore, already here through AsyncHTTPClient). swift-nio-extras'
         // NIOHTTPCompression is a NIO channel handler that compresses each response as it is written:
         // per request, and inside a NIO pipeline, which libmicrohttpd is not. No `br`: no Swift brotli
         // package is at hand, and a hand-written encoder is not worth its risk.
-        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", exact: "1.5.0"),
     ],
     targets: [
-        // libmicrohttpd, found through pkg-config: `make deps` puts its static build (1.0.10 or later) first
-        // on PKG_CONFIG_PATH; a plain `swift build` takes the system's (Debian 12's libmicrohttpd-dev is
+        // libmicrohttpd, found through pkg-config: `make deps` puts its static build (1.0.10-1, pinned with its
+        // source's sums in scripts/libmicrohttpd.sh) first on PKG_CONFIG_PATH; a plain `swift build` takes the system's (Debian 12's libmicrohttpd-dev is
         // 0.9.75, and `larder --version` says so). shim.h wraps the variadic calls Swift cannot import.
         .systemLibrary(
             name: "CMicroHTTPD",

@@ -387,10 +387,14 @@ def run(processes):
     print(f"bench: the ECB history: {history_days:,} days, {history_bytes / 2**20:.1f} MiB of XML", flush=True)
 
     ceiling = os.path.join(WORK, "ceiling")
-    # The libmicrohttpd Larder links (make's PKG_CONFIG_PATH finds `make deps`' build first), so the
-    # ceiling measures the same library.
+    # The libmicrohttpd Larder links, plus the epoll patch (make's LARDER_CEILING_PKG_CONFIG_PATH): the
+    # ceiling's `library` mode lets libmicrohttpd's own threads wait in MHD_epoll(), which Larder never
+    # does, and unpatched 1.0.10 stalls there under bursts (docs/libmicrohttpd-epoll-patch.md).
+    ceiling_env = dict(os.environ)
+    if os.environ.get("LARDER_CEILING_PKG_CONFIG_PATH"):
+        ceiling_env["PKG_CONFIG_PATH"] = os.environ["LARDER_CEILING_PKG_CONFIG_PATH"]
     mhd = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
-                         text=True).stdout.split()
+                         text=True, env=ceiling_env).stdout.split()
     subprocess.run(["cc", "-O2", "-o", ceiling, os.path.join(ROOT, "bench/ceiling.c"), *mhd], check=True)
 
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),

@@ -1,36 +1,55 @@
 #!/usr/bin/env bash
-# `make deps` (and the Dockerfile's build stage): a libmicrohttpd of at least $MINIMUM for the CMicroHTTPD
-# system library. The system's if pkg-config finds one that new; otherwise one built from Debian's source
-# package (unstable: bookworm has 0.9.75), static and without HTTPS, with the patches of $PATCHES applied,
-# into PREFIX, whose lib/pkgconfig the caller puts on PKG_CONFIG_PATH. A stamp in PREFIX says what it
-# holds: a later run with the same stamp does nothing and prints nothing.
+# `make deps` (and the Dockerfile's build stage): the one libmicrohttpd Larder links, at the exact Debian
+# version and source sums pinned below, built static and without HTTPS, with the patches of $PATCHES
+# applied, into PREFIX, whose lib/pkgconfig the caller puts on PKG_CONFIG_PATH. A system libmicrohttpd is
+# never used: a build next month links the same bytes as one today. A stamp in PREFIX says what it holds:
+# a later run with the same stamp does nothing and prints nothing.
 #
-#   scripts/libmicrohttpd.sh [PREFIX]      PREFIX defaults to .build/libmicrohttpd
+#   scripts/libmicrohttpd.sh [PREFIX [PATCH...]]   PREFIX defaults to .build/libmicrohttpd; PATCHES to
+#                                                  the ones Larder needs (below)
 #
 # Needs root to install what is missing (pkg-config; to build: gcc, make, patch, dpkg-dev, debian-keyring);
 # otherwise prints the apt-get command and fails. The machine's apt configuration is left alone: the
 # source package comes through a temporary one of its own.
 set -euo pipefail
 
-MINIMUM=1.0.10
+# Larder needs 1.0.10 (docs/architecture.md#libmicrohttpd-1010): the 1.0.x releases after Debian 13's
+# 1.0.1 fix request smuggling, crashes and a suspend/resume assertion. No stable suite or backports
+# carries 1.0.10 on 2026-11-28, so the pin is of the moving suites' exact upload, and each file's sum is
+# checked before anything is unpacked; once unstable and testing move on, `make deps` says so and
+# fails, and the pin is moved on purpose (docs/architecture.md says how).
+VERSION=1.0.10-1
+SUITES=${LIBMICROHTTPD_SUITES:-"unstable testing"}
+SHA256=(
+    "19d4ca6fa7fe198d126bbe01e567c6c78c8edf3db8d7e407c87e28ffa60f9f4d  libmicrohttpd_1.0.10-1.dsc"
+    "04bfe8ef75db7d629a33de767599765cecadc56274a39822d5d081030d577685  libmicrohttpd_1.0.10.orig.tar.gz"
+    "7d4e1d701c0e7d54f83a79aa77e82d964ce4bb0eb233733de407dfb012236102  libmicrohttpd_1.0.10.orig.tar.gz.asc"
+    "a85b2124ff118dc54d26852c934bd5b803821a7ab609ebcc44a27599650699e2  libmicrohttpd_1.0.10-1.debian.tar.xz"
+)
 # Static (no runtime .so to ship), no TLS (Larder serves plain HTTP: no GnuTLS), no docs or examples.
 CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --with-pic
     --disable-doc --disable-examples --disable-curl)
 # Applied in this order with `patch -p1` to the unpacked source; one that does not apply fails the build.
-# libmicrohttpd-epoll-timeout.patch: MHD_epoll() no longer sleeps again with a batch of 128 events in
-# hand (docs/libmicrohttpd-epoll-patch.md; checked by `make epoll-churn`).
 # libmicrohttpd-sendfile-chunk.patch: one sendfile() call sends up to 2 MiB, not 128 KiB per turn of the
-# event loop (docs/libmicrohttpd-sendfile-patch.md, with the strace counts that check it).
-PATCHES=(scripts/libmicrohttpd-epoll-timeout.patch scripts/libmicrohttpd-sendfile-chunk.patch)
+# event loop (docs/libmicrohttpd-sendfile-patch.md): the listing and documents under 128 KiB go by
+# sendfile. Not applied by default: libmicrohttpd-epoll-timeout.patch, which only matters where
+# libmicrohttpd's own threads wait in MHD_epoll(); Larder runs its own loop with a zero timeout, so only
+# `make epoll-churn` and the bench's ceiling build a second copy with it (docs/libmicrohttpd-epoll-patch.md).
+if [ $# -gt 1 ]; then
+    PATCHES=("${@:2}")
+else
+    PATCHES=(scripts/libmicrohttpd-sendfile-chunk.patch)
+fi
 
 cd "$(dirname "$0")/.."
 root=$PWD
 prefix=$(realpath -m "${1:-.build/libmicrohttpd}")
 stamp="$prefix/larder.stamp"
-# What a reusable build must match: the minimum, the flags, the prefix (the .pc file names it) and the
+# What a reusable build must match: the pinned version and sums, the flags, the prefix (the .pc file names it) and the
 # patches' contents, so a build made before a patch was added or changed is made again.
 patches_key=$(sha256sum "${PATCHES[@]}" | awk '{printf "%s %s; ", $2, $1}')
-key="libmicrohttpd >= $MINIMUM; prefix $prefix; configure ${CONFIGURE[*]}; patches ${patches_key%; }"
+sums_key=$(printf '%s\n' "${SHA256[@]}" | sha256sum | cut -c1-16)
+key="libmicrohttpd $VERSION (sums $sums_key); prefix $prefix; configure ${CONFIGURE[*]}; patches ${patches_key%; }"
 
 say() { echo "libmicrohttpd: $*"; }
 fail() { echo "libmicrohttpd: $*" >&2; exit 1; }
@@ -56,18 +75,8 @@ flock 9
 if [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$key" ]; then
     exit 0
 fi
-# A build without a matching stamp is stale or half done; gone, it cannot shadow the system's either.
+# A build without a matching stamp is stale or half done.
 rm -rf "$prefix"
-# The system's library is used as is, without the patches: Larder runs its own wait loop (libmicrohttpd
-# in external epoll mode, always run with a zero timeout: MHD_run_wait(daemon, 0)), so MHD_epoll() never
-# blocks in it and the epoll stall cannot happen (ConcurrencyTests guard that). Only a build of our own
-# carries the patches, and only `make epoll-churn` needs the first; without the second, a large document
-# goes out 128 KiB per turn of the loop: the same bytes, in more system calls. Whoever lets libmicrohttpd's own threads wait
-# (MHD_USE_EPOLL_INTERNAL_THREAD, a thread pool in epoll mode) must first require a fixed library here.
-if pkg-config --atleast-version="$MINIMUM" libmicrohttpd 2>/dev/null; then
-    exit 0
-fi
-system=$(pkg-config --modversion libmicrohttpd 2>/dev/null || echo none)
 
 need_packages gcc make patch dpkg-dev debian-keyring
 started=$SECONDS
@@ -76,13 +85,13 @@ trap 'rm -rf "$work"' EXIT
 # apt's own downloads run as _apt, which must be able to write where they go.
 chmod 755 "$work"
 
-# The Debian archive's unstable sources, through a configuration of our own: the archive key checks
-# the index, the index's hashes check the files apt fetches.
+# The Debian archive's sources of $SUITES, through a configuration of our own: the archive key checks
+# the index, the index's hashes check the files apt fetches, and the pinned sums check them again.
 mkdir -p "$work/sources.list.d" "$work/lists/partial" "$work/cache/archives/partial" "$work/source"
-cat >"$work/sources.list.d/unstable.sources" <<'EOF'
+cat >"$work/sources.list.d/pinned.sources" <<EOF
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: unstable
+Suites: $SUITES
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
@@ -98,22 +107,28 @@ export APT_CONFIG="$work/apt.conf"
 apt_options=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/sources.list.d"
     -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/cache"
     -o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null)
-say "system has $system; fetching Debian's source package index (unstable)"
+say "fetching libmicrohttpd $VERSION's source from Debian ($SUITES)"
 apt-get "${apt_options[@]}" -qq update
-
-# The newest version on offer, whatever its Debian revision.
-version=""
-for offered in $(apt-cache "${apt_options[@]}" showsrc --only-source libmicrohttpd | sed -n 's/^Version: //p'); do
-    if [ -z "$version" ] || dpkg --compare-versions "$offered" gt "$version"; then version=$offered; fi
-done
-[ -n "$version" ] || fail "Debian unstable offers no libmicrohttpd source package"
+version=$VERSION
 upstream=${version#*:}
 upstream=${upstream%-*}
-dpkg --compare-versions "$upstream" ge "$MINIMUM" || fail "Debian unstable offers $version, older than $MINIMUM"
+offered=$(apt-cache "${apt_options[@]}" showsrc --only-source libmicrohttpd 2>/dev/null | sed -n 's/^Version: //p' | sort -u | paste -sd ' ')
+case " $offered " in
+    *" $VERSION "*) ;;
+    *) fail "the pinned source, libmicrohttpd $VERSION, is no longer in Debian's $SUITES (offered: ${offered:-none}). Move the pin in scripts/libmicrohttpd.sh (VERSION and the SHA256 of each file, from the new .dsc) to a version at least as new, after reading its changelog, then run make deps again (docs/architecture.md#libmicrohttpd-1010)" ;;
+esac
 
 cd "$work/source"
 [ "$(id -u)" = 0 ] && id _apt >/dev/null 2>&1 && chown _apt "$work/source"
-apt-get "${apt_options[@]}" -qq source --download-only "libmicrohttpd=$version" >/dev/null
+apt-get "${apt_options[@]}" -qq source --download-only "libmicrohttpd=$version" >/dev/null \
+    || fail "apt-get could not download the source of libmicrohttpd $VERSION"
+# Every file apt brought is one of the pinned, with the pinned sum, before anything reads it.
+printf '%s\n' "${SHA256[@]}" >"$work/pinned.sha256"
+sha256sum --check --strict --quiet "$work/pinned.sha256" >"$work/sums.log" 2>&1 \
+    || { cat "$work/sums.log" >&2; fail "the downloaded source of libmicrohttpd $VERSION does not match the sums pinned in scripts/libmicrohttpd.sh"; }
+for file in *; do
+    [ -d "$file" ] || grep -q "  $file\$" "$work/pinned.sha256" || fail "apt brought $file, which is not pinned"
+done
 # The .dsc must carry a valid signature of a Debian developer or maintainer (debian-keyring's keyrings);
 # without --require-valid-signature, dpkg-source only warns when it cannot check one.
 dpkg-source --require-valid-signature -x "libmicrohttpd_${version#*:}.dsc" tree >"$work/extract.log" 2>&1 \
