@@ -74,9 +74,11 @@ public final class RatesCache: Sendable {
         let format = settings.upstream.format == .auto
             ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
             : settings.upstream.format
-        try Self.dropDaysOutOfBounds(store, bounds: RateBounds(format: format, now: clock.now), logger: logger)
-        let latest = try store.latestRateSet()
-        let history = try Self.loadHistory(store, logger: logger)
+        let today = BoundsClock(clock: clock, newestRecorded: try store.newestRecordedInstant())
+        let history = try Self.loadHistory(store, within: RateBounds(format: format, now: today.now), logger: logger)
+        // The newest day served, not the newest stored: a day outside the bounds wedges no schedule.
+        var latest: RateSetRecord?
+        if let newest = history.days.last?.date.description { latest = try store.rateSets(dates: [newest])[newest] }
         // Reading every stored day peaks well above the ~3 MB the history keeps.
         if history.count >= 100 { MemoryTrim.releaseFreedMemory() }
         let published = Published(latest.flatMap { RatesSnapshot($0, history: history) })
@@ -102,12 +104,12 @@ public final class RatesCache: Sendable {
         let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
             ? RatesCrossCheck(
                 upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
-                published: published, clock: clock, events: events, logger: logger)
+                published: published, clock: clock, today: today, events: events, logger: logger)
             : nil
         self.crossCheck = crossCheck
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
-            maxBytes: settings.maxBytes,
+            maxBytes: settings.maxBytes, today: today,
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
@@ -117,6 +119,7 @@ public final class RatesCache: Sendable {
             let result = await sync.run(contactAt: now)
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
+            today.recorded(now)
             if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
@@ -139,18 +142,18 @@ public final class RatesCache: Sendable {
     /// The newest day prepared for serving; nil while nothing is cached.
     var current: RatesSnapshot? { snapshot.current }
 
-    /// Drops the stored days outside SPEC §4.11's bounds (an earlier Larder took any day), or not
-    /// dates at all, with one log line naming them, so the schedule and never-regress start from the rest.
-    private static func dropDaysOutOfBounds(_ store: Store, bounds: RateBounds, logger: Logger) throws(StoreError) {
-        let dropped = try store.dropRateDays { RateDate($0).map(bounds.contains) ?? false }
-        guard !dropped.isEmpty else { return }
-        let named = dropped.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (dropped.count > 10 ? ", …" : "")
-        logger.warning("rates: dropped \(dropped.count) stored day(s) outside \(bounds.earliest)...\(bounds.latest) (today, UTC, + 1 day): \(named); the other days are served")
-    }
-
-    /// Every stored day's rendered object; days stored before objects were kept are rendered and saved once.
-    private static func loadHistory(_ store: Store, logger: Logger) throws(StoreError) -> RatesHistory {
+    /// Every stored day's rendered object within `bounds`; days stored before objects were kept are
+    /// rendered and saved once. A day outside (an earlier Larder took any day, or the clock is wrong),
+    /// or not a date at all, stays on disk, left out with one log line naming it, and is served again
+    /// from the first start whose bounds hold it (SPEC §4.11).
+    private static func loadHistory(_ store: Store, within bounds: RateBounds, logger: Logger) throws(StoreError) -> RatesHistory {
         var days = try store.rateDays()
+        let outside = days.filter { RateDate($0.date).map(bounds.contains) != true }.map(\.date)
+        if !outside.isEmpty {
+            days.removeAll { RateDate($0.date).map(bounds.contains) != true }
+            let named = outside.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (outside.count > 10 ? ", …" : "")
+            logger.warning("rates: left out \(outside.count) stored day(s) outside \(bounds.earliest)...\(bounds.latest) (today, UTC, + 1 day): \(named); kept on disk, served once the bounds hold them")
+        }
         let missing = days.filter { $0.ratesJSON == nil }.map(\.date)
         if !missing.isEmpty {
             var rendered: [(date: String, json: [UInt8])] = []
