@@ -47,8 +47,8 @@ public struct LarderApplication: Sendable {
         let store = !resources.isEmpty
             ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
         self.store = store
-        // Instants no clock here wrote (an earlier version's, a clock set years ahead) are repaired
-        // before anything reads them: a start never depends on what the store holds (SPEC §4.11).
+        // Instants no rule can read (text, infinite, past year 9999) are repaired before anything reads
+        // them: a start never depends on what the store holds. One merely after now is kept (SPEC §4.11).
         for repaired in try store?.repairInstants(now: clock.now) ?? [] {
             logger.warning("store: repaired instants after now or unreadable, \(repaired)")
         }

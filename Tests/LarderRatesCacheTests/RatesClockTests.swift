@@ -50,6 +50,7 @@ struct RatesClockTests {
     @Test(arguments: WrongClock.allCases)
     func aWrongClockDeletesNoDayAndHidesNoneTheRecordedInstantsAllow(_ wrong: WrongClock) async throws {
         try await withRatesFeed(Self.feed(Self.stored)) { larder, upstream in
+            #expect(try await larder.get("/rates").json?["date"] as? String == "2026-11-20")
             #expect(try await Self.servedDays(larder) == Self.stored)
             let all = Self.stored + [wrong.published]
             try await upstream.put(ratesFeedPath, Self.feed(all))
@@ -79,6 +80,8 @@ struct RatesClockTests {
 
     @Test func aStoredDayIn9999IsKeptOnDiskNeverServedAndWedgesNothing() async throws {
         try await withRatesFeed(Self.feed(Self.stored)) { larder, upstream in
+            // Answered once the first sync committed (a cold request waits for it).
+            #expect(try await larder.get("/rates").json?["date"] as? String == "2026-11-20")
             await larder.stop()
             do {
                 // What an earlier build let through: a day 9999-12-31, stored "now".
