@@ -75,7 +75,8 @@ public final class RatesCache: Sendable {
             ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
             : settings.upstream.format
         let today = BoundsClock(clock: clock, newestRecorded: try store.newestRecordedInstant())
-        let history = try Self.loadHistory(store, within: RateBounds(format: format, now: today.now), logger: logger)
+        let history = try Self.loadHistory(
+            store, within: RateBounds(format: format, now: today.now), notAfter: clock.now, logger: logger)
         // The newest day served, not the newest stored: a day outside the bounds wedges no schedule.
         var latest: RateSetRecord?
         if let newest = history.days.last?.date.description { latest = try store.rateSets(dates: [newest])[newest] }
@@ -145,8 +146,11 @@ public final class RatesCache: Sendable {
     /// Every stored day's rendered object within `bounds`; days stored before objects were kept are
     /// rendered and saved once. A day outside (an earlier Larder took any day, or the clock is wrong),
     /// or not a date at all, stays on disk, left out with one log line naming it, and is served again
-    /// from the first start whose bounds hold it (SPEC §4.11).
-    private static func loadHistory(_ store: Store, within bounds: RateBounds, logger: Logger) throws(StoreError) -> RatesHistory {
+    /// from the first start whose bounds hold it (SPEC §4.11). A `stored_at` after `notAfter` (the clock
+    /// went back since) is served as `notAfter`, so no `Last-Modified` comes after `Date` (RFC 9110 §8.8.2.1).
+    private static func loadHistory(
+        _ store: Store, within bounds: RateBounds, notAfter now: Date, logger: Logger
+    ) throws(StoreError) -> RatesHistory {
         var days = try store.rateDays()
         let outside = days.filter { RateDate($0.date).map(bounds.contains) != true }.map(\.date)
         if !outside.isEmpty {
@@ -169,7 +173,7 @@ public final class RatesCache: Sendable {
         }
         return RatesHistory(days.compactMap { day in
             guard let date = RateDate(day.date), let object = day.ratesJSON else { return nil }
-            return (date, day.base, day.storedAt, object)
+            return (date, day.base, min(day.storedAt, now), object)
         })
     }
 }
@@ -178,7 +182,8 @@ extension RatesSnapshot {
     /// The snapshot of a stored newest day and the history.
     convenience init?(_ record: RateSetRecord, history: RatesHistory) {
         guard let set = RateSet(record) else { return nil }
-        self.init(latest: set, storedAt: record.storedAt, history: history)
+        // As the history holds it: never after the clock at start.
+        self.init(latest: set, storedAt: min(record.storedAt, history.days.last?.storedAt ?? record.storedAt), history: history)
     }
 
     /// The snapshot after a commit: the written days merged into the history (or replacing it whole).
