@@ -24,6 +24,8 @@ public struct LarderApplication: Sendable {
     let client: UpstreamClient
     /// Every metric `/metrics` shows.
     public let metrics: LarderMetrics
+    /// The upstreams' `Date` against the clock, for `/status` and `/metrics` (SPEC §4.11).
+    let clockSkew: ClockSkew
     let logger: Logger
 
     /// Opens the store and loads what it holds, so the first request is served from disk.
@@ -45,8 +47,8 @@ public struct LarderApplication: Sendable {
         let store = !resources.isEmpty
             ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
         self.store = store
-        // Instants no clock here wrote (an earlier version's, a clock set years ahead) are repaired
-        // before anything reads them: a start never depends on what the store holds (SPEC §4.11).
+        // Instants no rule can read (text, infinite, past year 9999) are repaired before anything reads
+        // them: a start never depends on what the store holds. One merely after now is kept (SPEC §4.11).
         for repaired in try store?.repairInstants(now: clock.now) ?? [] {
             logger.warning("store: repaired instants after now or unreadable, \(repaired)")
         }
@@ -55,7 +57,10 @@ public struct LarderApplication: Sendable {
         limits.maxInflatedBytes = max(
             limits.maxInflatedBytes, configuration.ratesMaxBytes, configuration.documentsIndexMaxBytes,
             configuration.documentsMaxBytes)
-        client = UpstreamClient(limits: limits, version: LarderVersion.current, logger: logger)
+        let clockSkew = ClockSkew(clock: clock)
+        self.clockSkew = clockSkew
+        client = UpstreamClient(
+            limits: limits, version: LarderVersion.current, logger: logger, observeDate: clockSkew.observe(dateHeader:))
         if let upstream = configuration.rates, let store {
             let settings = RatesCache.Settings(
                 upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
@@ -80,7 +85,7 @@ public struct LarderApplication: Sendable {
             configuration: ServerConfiguration(configuration),
             router: Self.router(
                 configuration: configuration, rates: rates, documents: documents, metrics: metrics,
-                startedAt: clock.now),
+                startedAt: clock.now, clockSkew: clockSkew),
             logger: logger,
             observer: metrics,
             onListening: onListening
@@ -90,7 +95,7 @@ public struct LarderApplication: Sendable {
     /// Every route Larder answers (public so a whole pipeline can be answered in-process: the fuzz targets).
     public static func router(
         configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?, metrics: LarderMetrics,
-        startedAt: Date
+        startedAt: Date, clockSkew: ClockSkew? = nil
     ) -> Router {
         var router = Router()
         // Their `:date` segments take only dates, so they cannot shadow the literal routes after them.
@@ -99,10 +104,11 @@ public struct LarderApplication: Sendable {
                 .register(on: &router)
         }
         HealthRoutes.register(on: &router)
-        let reporter = StatusReporter(configuration: configuration, rates: rates, documents: documents, startedAt: startedAt)
+        let reporter = StatusReporter(
+            configuration: configuration, rates: rates, documents: documents, startedAt: startedAt, clockSkew: clockSkew)
         OperationsRoutes(reporter: reporter).register(on: &router)
         StatusPageRoutes(reporter: reporter).register(on: &router)
-        MetricsRoutes(metrics: metrics, rates: rates, documents: documents).register(on: &router)
+        MetricsRoutes(metrics: metrics, rates: rates, documents: documents, clockSkew: clockSkew).register(on: &router)
         // Before V2Routes, whose 404 for the rest of /v2 would take /v2/openapi.json.
         DialectRoutes(cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         if let rates {

@@ -74,7 +74,8 @@ public final class DocumentsCache: Sendable {
         let state = DocumentsState(
             store: store, hasIndex: item != nil, indexUpdatedAt: item?.updatedAt, indexStoredAt: item?.fetchedAt)
         self.state = state
-        listing = try ListingCache(directory: directory + "-listing", store: store, state: state, logger: logger)
+        listing = try ListingCache(
+            directory: directory + "-listing", store: store, state: state, clock: clock, logger: logger)
         self.store = store
         let downloader = DocumentDownloader(
             mirror: mirror, client: client, upstreams: upstreams, maxBytes: settings.documentMaxBytes, events: events, logger: logger)

@@ -65,7 +65,8 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     }
 
     public var isExpired: Bool {
-        upstreamSwitch.isPending || schedule.isExpired(fetchedAt: fetchedAt, now: clock.now)
+        let now = clock.now
+        return upstreamSwitch.isPending || fetchedAt.map { $0 > now } == true || schedule.isExpired(fetchedAt: fetchedAt, now: now)
     }
 
     /// Everything a request needs to know about the item's freshness, read with one clock read and one lock.
@@ -79,11 +80,14 @@ public final class Refresher<Outcome: Sendable>: Sendable {
                 isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: lastErrorKind,
                 revalidationSeconds: schedule.retryCapSeconds)
         }
-        if upstreamSwitch.isPending {
-            // A copy of the previous upstream: stale since it was fetched, replaced as soon as the new one answers.
+        if upstreamSwitch.isPending || fetchedAt > now {
+            // A copy of the previous upstream: stale since it was fetched, replaced as soon as the new one
+            // answers. A contact "after now" (the clock went back since) keeps nothing fresh either; the
+            // stored instant stays as it is, since it tells what "today" is (SPEC §4.11).
             return Freshness(
                 now: now, fetchedAt: fetchedAt, expiresAt: min(fetchedAt, now), isExpired: true,
-                isDue: retryAt.map { $0 <= now } ?? true, lastErrorKind: UpstreamSwitch.staleDetail,
+                isDue: retryAt.map { $0 <= now } ?? true,
+                lastErrorKind: upstreamSwitch.isPending ? UpstreamSwitch.staleDetail : lastErrorKind,
                 revalidationSeconds: schedule.retryCapSeconds)
         }
         let expiresAt = schedule.expiry(fetchedAt: fetchedAt)
@@ -155,7 +159,8 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     func nextDue() -> Date {
         let (retryAt, fetchedAt) = state.withLock { ($0.retryAt, $0.fetchedAt) }
         if let retryAt { return retryAt }
-        guard let fetchedAt, !upstreamSwitch.isPending else { return clock.now }
+        let now = clock.now
+        guard let fetchedAt, !upstreamSwitch.isPending, fetchedAt <= now else { return now }
         return schedule.nextContact(fetchedAt: fetchedAt)
     }
 

@@ -31,6 +31,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case documentsBytes = "larder_documents_bytes"
     case documentsFailed = "larder_documents_failed"
     case buildInfo = "larder_build_info"
+    case clockSkew = "larder_clock_skew_seconds"
 
     // The process, as every Prometheus client library exports it (Linux only).
     case processCPUSeconds = "process_cpu_seconds_total"
@@ -55,7 +56,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .httpRequestDuration, .refreshDuration:
             .histogram
         case .ready, .resourceStale, .lastSuccessTimestamp, .refreshConsecutiveFailures, .upstreamUp, .rateSets, .documentsListed,
-             .documentsMirrored, .documentsBytes, .documentsFailed, .buildInfo, .processResidentMemory,
+             .documentsMirrored, .documentsBytes, .documentsFailed, .buildInfo, .clockSkew, .processResidentMemory,
              .processVirtualMemory, .processOpenFDs, .processMaxFDs, .processStartTime:
             .gauge
         }
@@ -93,6 +94,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .documentsBytes: "Bytes of the mirrored documents the index lists."
         case .documentsFailed: "Documents the index lists whose latest download failed or did not verify."
         case .buildInfo: "Always 1; the labels name Larder's version and the libmicrohttpd it runs on."
+        case .clockSkew:
+            "The last upstream Date header minus this machine's clock, when more than a day apart; 0 within a day or before any answer."
         case .processCPUSeconds: "Total user and system CPU time spent in seconds."
         case .processResidentMemory: "Resident memory size in bytes."
         case .processVirtualMemory: "Virtual memory size in bytes."

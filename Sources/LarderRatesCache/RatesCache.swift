@@ -74,9 +74,12 @@ public final class RatesCache: Sendable {
         let format = settings.upstream.format == .auto
             ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
             : settings.upstream.format
-        try Self.dropDaysOutOfBounds(store, bounds: RateBounds(format: format, now: clock.now), logger: logger)
-        let latest = try store.latestRateSet()
-        let history = try Self.loadHistory(store, logger: logger)
+        let today = BoundsClock(clock: clock, newestRecorded: try store.newestRecordedInstant())
+        let history = try Self.loadHistory(
+            store, within: RateBounds(format: format, now: today.now), notAfter: clock.now, logger: logger)
+        // The newest day served, not the newest stored: a day outside the bounds wedges no schedule.
+        var latest: RateSetRecord?
+        if let newest = history.days.last?.date.description { latest = try store.rateSets(dates: [newest])[newest] }
         // Reading every stored day peaks well above the ~3 MB the history keeps.
         if history.count >= 100 { MemoryTrim.releaseFreedMemory() }
         let published = Published(latest.flatMap { RatesSnapshot($0, history: history) })
@@ -102,12 +105,12 @@ public final class RatesCache: Sendable {
         let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
             ? RatesCrossCheck(
                 upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
-                published: published, clock: clock, events: events, logger: logger)
+                published: published, clock: clock, today: today, events: events, logger: logger)
             : nil
         self.crossCheck = crossCheck
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
-            maxBytes: settings.maxBytes,
+            maxBytes: settings.maxBytes, today: today,
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
@@ -117,6 +120,7 @@ public final class RatesCache: Sendable {
             let result = await sync.run(contactAt: now)
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
+            today.recorded(now)
             if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
             if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
                 published.publish(fresh)
@@ -139,18 +143,21 @@ public final class RatesCache: Sendable {
     /// The newest day prepared for serving; nil while nothing is cached.
     var current: RatesSnapshot? { snapshot.current }
 
-    /// Drops the stored days outside SPEC §4.11's bounds (an earlier Larder took any day), or not
-    /// dates at all, with one log line naming them, so the schedule and never-regress start from the rest.
-    private static func dropDaysOutOfBounds(_ store: Store, bounds: RateBounds, logger: Logger) throws(StoreError) {
-        let dropped = try store.dropRateDays { RateDate($0).map(bounds.contains) ?? false }
-        guard !dropped.isEmpty else { return }
-        let named = dropped.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (dropped.count > 10 ? ", …" : "")
-        logger.warning("rates: dropped \(dropped.count) stored day(s) outside \(bounds.earliest)...\(bounds.latest) (today, UTC, + 1 day): \(named); the other days are served")
-    }
-
-    /// Every stored day's rendered object; days stored before objects were kept are rendered and saved once.
-    private static func loadHistory(_ store: Store, logger: Logger) throws(StoreError) -> RatesHistory {
+    /// Every stored day's rendered object within `bounds`; days stored before objects were kept are
+    /// rendered and saved once. A day outside (an earlier Larder took any day, or the clock is wrong),
+    /// or not a date at all, stays on disk, left out with one log line naming it, and is served again
+    /// from the first start whose bounds hold it (SPEC §4.11). A `stored_at` after `notAfter` (the clock
+    /// went back since) is served as `notAfter`, so no `Last-Modified` comes after `Date` (RFC 9110 §8.8.2.1).
+    private static func loadHistory(
+        _ store: Store, within bounds: RateBounds, notAfter now: Date, logger: Logger
+    ) throws(StoreError) -> RatesHistory {
         var days = try store.rateDays()
+        let outside = days.filter { RateDate($0.date).map(bounds.contains) != true }.map(\.date)
+        if !outside.isEmpty {
+            days.removeAll { RateDate($0.date).map(bounds.contains) != true }
+            let named = outside.prefix(10).map { "'\($0)'" }.joined(separator: ", ") + (outside.count > 10 ? ", …" : "")
+            logger.warning("rates: left out \(outside.count) stored day(s) outside \(bounds.earliest)...\(bounds.latest) (today, UTC, + 1 day): \(named); kept on disk, served once the bounds hold them")
+        }
         let missing = days.filter { $0.ratesJSON == nil }.map(\.date)
         if !missing.isEmpty {
             var rendered: [(date: String, json: [UInt8])] = []
@@ -166,7 +173,7 @@ public final class RatesCache: Sendable {
         }
         return RatesHistory(days.compactMap { day in
             guard let date = RateDate(day.date), let object = day.ratesJSON else { return nil }
-            return (date, day.base, day.storedAt, object)
+            return (date, day.base, min(day.storedAt, now), object)
         })
     }
 }
@@ -175,7 +182,8 @@ extension RatesSnapshot {
     /// The snapshot of a stored newest day and the history.
     convenience init?(_ record: RateSetRecord, history: RatesHistory) {
         guard let set = RateSet(record) else { return nil }
-        self.init(latest: set, storedAt: record.storedAt, history: history)
+        // As the history holds it: never after the clock at start.
+        self.init(latest: set, storedAt: min(record.storedAt, history.days.last?.storedAt ?? record.storedAt), history: history)
     }
 
     /// The snapshot after a commit: the written days merged into the history (or replacing it whole).

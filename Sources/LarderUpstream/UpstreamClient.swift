@@ -13,10 +13,15 @@ public final class UpstreamClient: UpstreamTransport {
     let limits: UpstreamLimits
     let userAgent: String
     let logger: Logger
+    /// Told of every answer's `Date` header (the clock-skew report; never used for bounds).
+    let observeDate: (@Sendable (_ dateHeader: String) -> Void)?
 
     /// One AsyncHTTPClient on the shared event loops; `version` (the caller's, as this module knows
     /// none) goes into `User-Agent: larder/<version>`.
-    public init(limits: UpstreamLimits = .init(), version: String, logger: Logger) {
+    public init(
+        limits: UpstreamLimits = .init(), version: String, logger: Logger,
+        observeDate: (@Sendable (_ dateHeader: String) -> Void)? = nil
+    ) {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: limits.maxRedirects, allowCycles: false),
             timeout: .init(connect: TimeAmount(limits.connectTimeout)),
@@ -37,6 +42,7 @@ public final class UpstreamClient: UpstreamTransport {
         self.limits = limits
         userAgent = "larder/\(version)"
         self.logger = logger
+        self.observeDate = observeDate
     }
 
     @Sendable private static func limitReadSize(_ channel: any Channel) -> EventLoopFuture<Void> {
@@ -97,6 +103,7 @@ public final class UpstreamClient: UpstreamTransport {
             throw UpstreamError.beforeHead(error, url: target.shown, limits: limits)
         }
         let headers = response.headers
+        if let observeDate, let date = headers.first(name: "Date") { observeDate(date) }
         switch response.status.code {
         case 200:
             if let declared = headers.first(name: "Content-Length").flatMap(Int.init), declared > maxBytes {

@@ -53,4 +53,28 @@ struct FutureTimestampsTests {
             #expect(metrics.text.contains(#"larder_upstream_regressions_refused_total{resource="documents"} 0"#))
         }
     }
+
+    /// Mirrored by a clock a year ahead, then served after it went back to the machine's time: the
+    /// mirror is kept (start-up rewrites none of its instants), and no `Last-Modified` is after `Date`.
+    @Test func aClockThatWentBackKeepsTheMirrorAndDatesNoHeaderAfterNow() async throws {
+        let year: TimeInterval = 365 * 86_400
+        var document = TestDocument("a.txt", "version one")
+        // In the past for the clock ahead, in the future once it went back.
+        document.updatedAt = ISO8601DateFormatter().string(from: Date() + year / 2)
+        try await withLarder(clock: ManualClock(now: Date() + year)) { configuration, upstream in
+            try await upstream.publish([document])
+            configuration.documents = .init(url: upstream.url(DocumentsFeed.indexPath), format: .auto)
+        } _: { larder, upstream in
+            #expect(try await larder.get("/documents/a.txt").text == "version one")
+            try await upstream.fault(#"{"path":"\#(DocumentsFeed.indexPath)","status":503}"#)
+            larder.clock.advance(by: Date().timeIntervalSince(larder.clock.now))
+            try await larder.restart()
+            let served = try await larder.get("/documents/a.txt")
+            #expect(served.text == "version one")
+            Self.expectNotAfterDate(served, "the document")
+            let listing = try await larder.get("/documents")
+            #expect((listing.json?["documents"] as? [Any])?.count == 1)
+            Self.expectNotAfterDate(listing, "the listing")
+        }
+    }
 }

@@ -101,10 +101,21 @@ struct HostileUpstreamTests {
                 // No feed yet: the first sync fails, so what is served comes from the store alone.
                 try Self.withUpstreamAndLarder(root: root, cache: cache) { upstream, larder, port in
                     #expect(try TestConnection.fetch(port: port, "/health").status == 200)
-                    #expect(larder.standardError.contains("dropped 2 stored day(s)"), "\(larder.standardError)")
+                    #expect(try TestConnection.fetch(port: port, "/ready").status == 200)
+                    #expect(larder.standardError.contains("left out 2 stored day(s)"), "\(larder.standardError)")
                     #expect(larder.standardError.contains("'2031-11-26', '9999-12-31'"), "\(larder.standardError)")
                     let served = try TestConnection.fetch(port: port, "/rates")
                     #expect(served.json?["date"] as? String == "2026-11-26", "\(served.text)")
+                    let asked = try TestConnection.fetch(port: port, "/rates/9999-12-31")
+                    #expect(asked.json?["date"] as? String == "2026-11-26", "never served: \(asked.text)")
+                    // No clock deletes stored data: the days outside the bounds are still on disk (until the
+                    // new upstream's first copy replaces the old one whole, SPEC §4.9).
+                    let kept = try DatabaseQueue(path: cache + "/larder.sqlite")
+                    defer { try? kept.close() }
+                    let days = try kept.read { db in
+                        try String.fetchAll(db, sql: "SELECT date FROM rate_sets WHERE date IN ('2031-11-26', '9999-12-31')")
+                    }
+                    #expect(days.sorted() == ["2031-11-26", "9999-12-31"])
                     // Once the start-up sync has failed (no feed yet), /status shows its schedule.
                     var rates: [String: Any]?
                     #expect(try eventuallyBlocking {

@@ -12,6 +12,8 @@ struct MetricsRoutes: Sendable {
     let metrics: LarderMetrics
     let rates: RatesCache?
     let documents: DocumentsCache?
+    /// nil in-process without an upstream client (the fuzz pipelines): the gauge reads 0.
+    let clockSkew: ClockSkew?
 
     func register(on router: inout Router) {
         router.add(.get, "/metrics", reads: [], .immediate { _ in
@@ -24,6 +26,7 @@ struct MetricsRoutes: Sendable {
 
     private func updateGauges() {
         metrics.set(.ready, Readiness(rates: rates, documents: documents).isReady ? 1 : 0)
+        metrics.set(.clockSkew, Double(clockSkew?.seconds ?? 0))
         if let rates {
             record(.rates, rates.refresher)
             metrics.set(.rateSets, Double(rates.summary.days))

@@ -10,6 +10,7 @@ extension StatusReport {
         [
             "version": version,
             "started_at": Self.timestamp(startedAt),
+            "clock_skew_seconds": clockSkewSeconds,
             "resources": [
                 CacheResource.rates.rawValue: rates?.jsonObject ?? ["configured": false],
                 CacheResource.documents.rawValue: documents?.jsonObject ?? ["configured": false],

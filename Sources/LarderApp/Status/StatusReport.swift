@@ -13,6 +13,8 @@ import LarderUpstream
 struct StatusReport: Sendable, Equatable {
     let version: String
     let startedAt: Date
+    /// The upstreams' `Date` minus the machine's clock when more than a day apart, else 0 (SPEC §4.11).
+    var clockSkewSeconds = 0
     /// nil when `--rates-url` is not set.
     let rates: ResourceReport?
     /// nil when `--documents-url` is not set.
@@ -90,10 +92,12 @@ struct StatusReporter: Sendable {
     let rates: RatesCache?
     let documents: DocumentsCache?
     let startedAt: Date
+    var clockSkew: ClockSkew? = nil
 
     func report() -> StatusReport {
         StatusReport(
-            version: LarderVersion.current, startedAt: startedAt, rates: ratesReport(), documents: documentsReport())
+            version: LarderVersion.current, startedAt: startedAt, clockSkewSeconds: clockSkew?.seconds ?? 0,
+            rates: ratesReport(), documents: documentsReport())
     }
 
     private func ratesReport() -> ResourceReport? {

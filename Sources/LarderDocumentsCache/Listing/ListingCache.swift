@@ -18,17 +18,20 @@ final class ListingCache: Sendable {
     let store: Store
     /// Where the index's `generated_at` (the listing's) is read.
     let state: DocumentsState
+    /// Bounds the listing's `Last-Modified` at each rendering.
+    let clock: any FreshnessClock
     let logger: Logger
     private let current = Mutex(Current())
     private let flight = SingleFlight<Int, ListingFile?>()
 
     /// Uses `directory` (created, mode 0700) for the listing's files; those of earlier runs are deleted.
-    init(directory: String, store: Store, state: DocumentsState, logger: Logger) throws {
+    init(directory: String, store: Store, state: DocumentsState, clock: any FreshnessClock, logger: Logger) throws {
         // The listing is written by its own renderer, never staged as a download: nothing to probe.
         let directory = try MirrorDirectory(path: directory, unnamedFiles: false)
         self.directory = directory
         self.store = store
         self.state = state
+        self.clock = clock
         self.logger = logger
         try directory.forEachPage(of: 500) { names in
             for name in names { directory.remove(name) }
@@ -60,10 +63,10 @@ final class ListingCache: Sendable {
             do {
                 // Every listed record read, the JSON and its gzip written: off the cooperative pool.
                 let (store, directory) = (store, directory)
-                let (indexUpdatedAt, indexStoredAt) = (state.indexUpdatedAt, state.indexStoredAt)
+                let (indexUpdatedAt, indexStoredAt, now) = (state.indexUpdatedAt, state.indexStoredAt, clock.now)
                 made = try await OffPool.run {
                     try ListingFile.render(
-                        store: store, indexUpdatedAt: indexUpdatedAt, indexStoredAt: indexStoredAt,
+                        store: store, indexUpdatedAt: indexUpdatedAt, indexStoredAt: indexStoredAt, notAfter: now,
                         into: directory, generation: generation)
                 }
             } catch {

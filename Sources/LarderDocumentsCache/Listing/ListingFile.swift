@@ -28,13 +28,15 @@ struct ListingFile: Sendable {
     private static let chunk = 64 * 1024
 
     /// Writes the listing of the store's current index, named after `generation`. The index's
-    /// `generated_at` is listed as sent, but dates `Last-Modified` no later than the index was stored.
+    /// `generated_at` is listed as sent, but dates `Last-Modified` no later than the index was stored,
+    /// nor than `now` (stored instants after it are kept when the clock went back: SPEC §4.11).
     static func render(
-        store: Store, indexUpdatedAt: Date?, indexStoredAt: Date?, into directory: MirrorDirectory, generation: Int
+        store: Store, indexUpdatedAt: Date?, indexStoredAt: Date?, notAfter now: Date, into directory: MirrorDirectory,
+        generation: Int
     ) throws -> ListingFile {
         let newestFile = try store.newestDocumentStoredAt().map { Date(timeIntervalSince1970: $0) }
         let indexModified = indexUpdatedAt.map { updated in indexStoredAt.map { min(updated, $0) } ?? updated }
-        let lastModified = [indexModified, newestFile].compactMap { $0 }.max() ?? Date(timeIntervalSince1970: 0)
+        let lastModified = min([indexModified, newestFile].compactMap { $0 }.max() ?? Date(timeIntervalSince1970: 0), now)
         let stem = "listing-\(generation)-" + UUID().uuidString.prefix(8)
         let identity = stem + ".json"
         let descriptor = try create(identity, in: directory)

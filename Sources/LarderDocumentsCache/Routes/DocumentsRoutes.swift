@@ -124,9 +124,9 @@ public struct DocumentsRoutes: Sendable {
         let representation = FileRepresentation(
             contentType: ContentTypePolicy.served(entry.contentType ?? file.contentType),
             etag: "\"" + file.sha256.prefix(32) + "\"",
-            // The upstream's `updated_at`, but never after Larder stored the bytes: an `updated_at`
-            // years ahead would be a Last-Modified after Date (RFC 9110 §8.8.2.1).
-            lastModified: WholeSeconds.since1970(min(file.updatedAt ?? file.storedAt, file.storedAt)))
+            // The upstream's `updated_at`, but never after Larder stored the bytes, nor after now (a
+            // clock that went back since): else a Last-Modified after Date (RFC 9110 §8.8.2.1).
+            lastModified: WholeSeconds.since1970(min(file.updatedAt ?? file.storedAt, file.storedAt, freshness.now)))
         return FileAnswer.response(
             for: request, source: source, representation: representation,
             state: state(freshness, fetchedAt: WholeSeconds.since1970(file.fetchedAt)))

@@ -2,7 +2,8 @@ public import Foundation
 
 /// The days a rates payload may hold (SPEC §4.11): none after tomorrow (UTC), none before the
 /// format's first plausible day. A payload with a day outside is refused whole, and a stored day
-/// outside is dropped at start, so no day can wedge the schedule or never-regress years ahead.
+/// outside is left out of answers (kept on disk), so no day can wedge the schedule or never-regress
+/// years ahead. "Today" is the caller's: the later of the clock and the newest instant Larder recorded.
 public struct RateBounds: Sendable, Equatable {
     /// The first and last day accepted.
     public let earliest: RateDate

@@ -38,6 +38,8 @@ final class RatesCrossCheck: Sendable {
     let client: any UpstreamTransport
     let maxBytes: Int
     let clock: any FreshnessClock
+    /// What "today" is for the bounds of another upstream's answer (SPEC §4.11).
+    let today: BoundsClock
     let events: any CacheEvents
     let logger: Logger
     private let published: Published<RatesSnapshot>
@@ -45,7 +47,8 @@ final class RatesCrossCheck: Sendable {
 
     init(
         upstreams: [Upstream<RatesFormat>], store: Store, client: any UpstreamTransport, maxBytes: Int,
-        published: Published<RatesSnapshot>, clock: any FreshnessClock, events: any CacheEvents, logger: Logger
+        published: Published<RatesSnapshot>, clock: any FreshnessClock, today: BoundsClock, events: any CacheEvents,
+        logger: Logger
     ) {
         self.upstreams = upstreams
         self.store = store
@@ -53,6 +56,7 @@ final class RatesCrossCheck: Sendable {
         self.maxBytes = maxBytes
         self.published = published
         self.clock = clock
+        self.today = today
         self.events = events
         self.logger = logger
     }
@@ -194,10 +198,11 @@ final class RatesCrossCheck: Sendable {
             return .unavailable(error.message)
         }
         let payload: ParsedRates
+        let today = today.later(than: now)
         do {
             payload = try await OffPool.run { () throws(RatesFormatError) in
                 let payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
-                try RateBounds(format: payload.format, now: now).check(payload.sets)
+                try RateBounds(format: payload.format, now: today).check(payload.sets)
                 return payload
             }
         } catch {

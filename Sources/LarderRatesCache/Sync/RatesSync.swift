@@ -32,6 +32,8 @@ struct RatesSync: Sendable {
     let store: Store
     let client: any UpstreamTransport
     let maxBytes: Int
+    /// What "today" is for the bounds of a payload and of the stored days (SPEC §4.11).
+    let today: BoundsClock
     /// Pending while the stored days came from a previous upstream list (SPEC §4.9).
     let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents

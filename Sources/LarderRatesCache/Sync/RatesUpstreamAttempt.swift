@@ -22,8 +22,10 @@ struct RatesUpstreamAttempt: Sendable {
     /// commit waits for the disk, and the pool's few threads must stay free to answer requests.
     func run(_ now: Date) async throws -> RatesSync.Applied {
         let store = sync.store
+        // The newest day within the bounds: one an earlier Larder stored for 9999 is no newest day to regress from.
+        let newestAllowed = RateBounds(format: upstream.format, now: sync.today.later(than: now)).latest.description
         let (item, latest) = try await OffPool.run { () throws(StoreError) in
-            (try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey), try store.latestRateSet())
+            (try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey), try store.rateSet(onOrBefore: newestAllowed))
         }
         // A new upstream's copy starts from scratch: asked for everything, as on a first sync.
         let purpose = RatesRequestPurpose.refresh(
@@ -89,7 +91,7 @@ struct RatesUpstreamAttempt: Sendable {
                 body.bytes, format: upstream.format, fetchedAt: now, allowingNoDays: request.incremental)
             // Bounded before anything is stored (SPEC §4.11): one day years ahead would otherwise
             // become the newest, refuse every real day as a regression and push the schedule past it.
-            try RateBounds(format: payload.format, now: now).check(payload.sets)
+            try RateBounds(format: payload.format, now: sync.today.later(than: now)).check(payload.sets)
         } catch {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused the rates payload: \(error.message)")
