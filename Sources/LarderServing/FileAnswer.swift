@@ -65,7 +65,7 @@ public enum FileAnswer {
     /// Takes ownership of `descriptor`: the response closes it after sending, and this closes it at
     /// once when the answer sends no file (304, 416, an empty file). `size` must be the file's size
     /// (from `fstat` on the same descriptor): a shorter file cuts the connection mid-body.
-    /// `HEAD` gets the status and headers of a `GET` without `Range`, `Content-Length` included; libmicrohttpd omits the body.
+    /// `HEAD` gets the same status and headers, `Content-Length` included; libmicrohttpd omits the body.
     public static func response(
         for request: Request, descriptor: Int32, size: UInt64, representation: FileRepresentation, state: CacheState
     ) -> Response {
@@ -112,8 +112,6 @@ public enum FileAnswer {
 
     /// The range to answer: the `Range` header's, unless an `If-Range` says the client's copy differs.
     static func requestedRange(_ request: Request, _ representation: FileRepresentation, size: UInt64) -> ByteRange {
-        // Range handling is defined for GET only (RFC 9110 §14.2): a HEAD gets the 200's headers.
-        guard request.method == .get else { return .none }
         // Several Range fields are one comma-separated list (RFC 9110 §5.3), hence several ranges: ignored.
         let fields = request.headers.filter { $0.name.lowercased() == "range" }
         guard let first = fields.first else { return .none }
