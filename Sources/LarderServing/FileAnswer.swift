@@ -56,6 +56,10 @@ public enum FileSource: Sendable {
 /// Answers `GET`/`HEAD` for a file: 304, a single-range 206 or 416, or 200, with the body sent by
 /// libmicrohttpd with sendfile or from a mapping, never copied through Swift.
 public enum FileAnswer {
+    /// The request headers an answer reads, for lean routes to collect (`Router.add(_:_:reads:_:)`):
+    /// a prepared answer's and `If-Range`, as ranges are answered here.
+    public static let requestHeaders = PreparedAnswer.requestHeaders + ["If-Range"]
+
     /// The answer to `request` for the `size` bytes of `descriptor`.
     ///
     /// Takes ownership of `descriptor`: the response closes it after sending, and this closes it at

@@ -20,7 +20,7 @@ public struct DocumentsRoutes: Sendable {
     }
 
     public func register(on router: inout Router) {
-        router.add(.get, "/documents", reads: PreparedAnswer.requestHeaders, cors: cors, .adaptive { request in
+        router.add(.get, "/documents", reads: FileAnswer.requestHeaders, cors: cors, .adaptive { request in
             if cache.state.hasIndex {
                 let freshness = cache.refresher.freshness()
                 cache.refresher.refreshIfDue(freshness)

@@ -9,7 +9,9 @@ public enum ConditionalRequest {
             guard let etag else { return false }
             return matches(ifNoneMatch, etag: etag)
         }
-        if let ifModifiedSince = headers["If-Modified-Since"], let lastModified,
+        // Without a Last-Modified the field is not even read: an answer that has none (a fixed
+        // document) may declare `If-None-Match` alone on its lean route.
+        if let lastModified, let ifModifiedSince = headers["If-Modified-Since"],
            let since = HTTPDate.parse(ifModifiedSince) {
             return lastModified <= since
         }

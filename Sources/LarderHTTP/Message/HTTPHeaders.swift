@@ -3,6 +3,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public typealias Field = (name: String, value: String)
 
     private var fields: [Field]
+    #if DEBUG
+    /// A lean request's declared names (`Router.add(_:_:reads:)`): reading any other traps, since the
+    /// lean path never carries it and the handler would see it absent. Debug builds only: free in release.
+    var declared: DeclaredHeaders?
+    #endif
 
     public init() {
         fields = []
@@ -18,7 +23,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// The first value of the named field, if present.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        #if DEBUG
+        declared?.check(name)
+        #endif
+        return fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     public mutating func add(_ name: String, _ value: String) {

@@ -6,7 +6,8 @@ public struct Request: Sendable {
     /// The path split at `/`, each segment percent-decoded on its own (so `%2F` stays inside one segment).
     public let segments: [String]
     public let query: QueryItems
-    public let headers: HTTPHeaders
+    /// On a lean route, only those it declares (`Router.add(_:_:reads:)`).
+    public internal(set) var headers: HTTPHeaders
     /// The body of a POST or PUT, at most the server's body limit.
     public let body: [UInt8]
     /// Values captured by the route pattern (`:name` and `*name` segments).

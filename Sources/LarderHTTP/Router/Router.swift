@@ -24,6 +24,8 @@ public struct Router: Sendable {
     /// request path's length, so it costs the same however many routes there are.
     private var leanRoutes: [[LeanRoute]] = []
     private var hasHeadRoutes = false
+    /// Every route's method and pattern, in the order they were added.
+    public private(set) var table: [(method: HTTPMethod, pattern: String)] = []
     /// The longest method answered (HEAD and OPTIONS always are): a longer one is 501 (RFC 9112 §3).
     private(set) var longestMethod = HTTPMethod.options.rawValue.utf8.count
 
@@ -45,15 +47,13 @@ public struct Router: Sendable {
         if var headers, method == .get, literal, case .notFound = match(.get, segments) {
             // A list of origins is answered by the request's Origin, so the lean request must carry it.
             if case .origins = cors { headers.append("Origin") }
-            let acceptEncoding = headers.contains { $0.caseInsensitiveEquals(AcceptEncoding.header) }
-            headers.removeAll { $0.caseInsensitiveEquals(AcceptEncoding.header) }
             let length = pattern.utf8.count
             if leanRoutes.count <= length { leanRoutes += Array(repeating: [], count: length + 1 - leanRoutes.count) }
             leanRoutes[length].append(LeanRoute(
                 path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, cors: cors,
-                headers: headers.map { (name: $0, cName: Array($0.utf8CString)) }, readsAcceptEncoding: acceptEncoding,
-                readsQuery: readsQuery))
+                reads: headers, readsQuery: readsQuery))
         }
+        table.append((method, pattern))
         routes.append(Route(
             method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors, accepts: accepts))
         hasHeadRoutes = hasHeadRoutes || method == .head
@@ -106,25 +106,49 @@ final class LeanRoute: Sendable {
     let text: String
     let handler: Handler
     let cors: CORSPolicy
-    /// The names the handler reads, also NUL-terminated for libmicrohttpd (converted once, not per request).
+    /// The names the handler reads, also NUL-terminated for libmicrohttpd (converted once, not per request);
+    /// neither `Accept-Encoding` nor `If-Range`, which are read on their own.
     let headers: [(name: String, cName: [CChar])]
     /// Reads `Accept-Encoding` into `Request.prefersGzip`, from its bytes, without keeping its text.
     let readsAcceptEncoding: Bool
+    /// Reads `If-Range`, carried only with a `Range`: without one it means nothing (RFC 9110 §13.1.5),
+    /// so a request without `Range` pays no lookup for it.
+    let readsIfRange: Bool
     /// The handler may be given a query: a GET with one is lean too.
     let readsQuery: Bool
+    #if DEBUG
+    let declared: DeclaredHeaders
+    #endif
 
     init(
-        path: [CChar], segments: [String], text: String, handler: Handler, cors: CORSPolicy,
-        headers: [(name: String, cName: [CChar])], readsAcceptEncoding: Bool, readsQuery: Bool
+        path: [CChar], segments: [String], text: String, handler: Handler, cors: CORSPolicy, reads: [String],
+        readsQuery: Bool
     ) {
         self.path = path
         self.segments = segments
         self.text = text
         self.handler = handler
         self.cors = cors
-        self.headers = headers
-        self.readsAcceptEncoding = readsAcceptEncoding
+        let separate = [AcceptEncoding.header, LeanRoute.ifRange]
+        let headers = reads.filter { name in !separate.contains { $0.caseInsensitiveEquals(name) } }
+        self.headers = headers.map { (name: $0, cName: Array($0.utf8CString)) }
+        readsAcceptEncoding = reads.contains { $0.caseInsensitiveEquals(AcceptEncoding.header) }
+        readsIfRange = reads.contains { $0.caseInsensitiveEquals(LeanRoute.ifRange) }
         self.readsQuery = readsQuery
+        #if DEBUG
+        // What the lean request carries: Accept-Encoding is `prefersGzip` only.
+        declared = DeclaredHeaders(route: text, names: headers + (readsIfRange ? [LeanRoute.ifRange] : []))
+        #endif
+    }
+
+    static let ifRange = "If-Range"
+
+    /// Marks `request` as this route's in debug builds, so that reading an undeclared header traps; nothing in release.
+    @inline(__always)
+    func declare(_ request: inout Request) {
+        #if DEBUG
+        request.headers.declared = declared
+        #endif
     }
 }
 

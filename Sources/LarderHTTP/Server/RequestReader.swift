@@ -65,10 +65,15 @@ package enum RequestReader {
             let value = cName.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
             if let value { headers.add(name, String(cString: value)) }
         }
+        if route.readsIfRange, headers["Range"] != nil,
+           let value = MHD_lookup_connection_value(connection, .HEADER_KIND, LeanRoute.ifRange) {
+            headers.add(LeanRoute.ifRange, String(cString: value))
+        }
         var request = Request(method: verb, rawPath: route.text, segments: route.segments, query: query, headers: headers)
         if route.readsAcceptEncoding, let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") {
             request.prefersGzip = AcceptEncoding.prefersGzip(cString: value)
         }
+        route.declare(&request)
         return (request, route)
     }
 
