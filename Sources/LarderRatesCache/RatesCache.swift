@@ -118,8 +118,8 @@ public final class RatesCache: Sendable {
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
             if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
-            if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
-                published.publish(fresh)
+            if !applied.written.isEmpty {
+                published.merge(applied, storedAt: now)
                 // Parsing a whole history (the ECB's is 9 MB of XML, 200,000 rates) peaks at tens of MB
                 // that the allocator would otherwise keep; the served history itself is ~3 MB. The
                 // parsed days go first, so their memory is free to hand back.
@@ -188,6 +188,14 @@ extension RatesSnapshot {
             ?? current.flatMap { $0.set.date == newest.date && !applied.replacedAll ? $0.set : nil }
             ?? history.set(at: history.count - 1)
         return set.map { RatesSnapshot(latest: $0, storedAt: newest.storedAt, history: history) }
+    }
+}
+
+extension Published<RatesSnapshot> {
+    /// Merges a commit's days into the served snapshot in one step: the one way the refresh and the
+    /// cross-check write it, so neither drops a day or a correction the other published meanwhile.
+    func merge(_ applied: RatesSync.Applied, storedAt: Date) {
+        update { current in RatesSnapshot.after(applied, current: current, storedAt: storedAt) }
     }
 }
 

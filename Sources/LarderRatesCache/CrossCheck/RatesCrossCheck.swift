@@ -228,9 +228,7 @@ final class RatesCrossCheck: Sendable {
         }
         let applied = RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: .updated, daysChanged: 1, date: corrected.date), written: [corrected])
-        if let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
-            published.publish(fresh)
-        }
+        published.merge(applied, storedAt: now)
         return true
     }
 
