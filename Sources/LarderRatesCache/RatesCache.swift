@@ -57,10 +57,10 @@ public final class RatesCache: Sendable {
     let crossCheck: RatesCrossCheck?
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
-    /// stale, until the new upstream delivers (SPEC §4.9).
+    /// stale, until the new upstream delivers (SPEC §4.9). Refreshes and cross-checks run as jobs of `background`.
     public init(
         _ settings: Settings, store: Store, client: any UpstreamTransport, clock: any FreshnessClock,
-        events: any CacheEvents, logger: Logger
+        events: any CacheEvents, background: BackgroundWork = .standalone, logger: Logger
     ) throws(StoreError) {
         self.store = store
         self.events = events
@@ -102,7 +102,7 @@ public final class RatesCache: Sendable {
         let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
             ? RatesCrossCheck(
                 upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
-                published: published, clock: clock, events: events, logger: logger)
+                published: published, clock: clock, events: events, background: background, logger: logger)
             : nil
         self.crossCheck = crossCheck
         let sync = RatesSync(
@@ -111,7 +111,8 @@ public final class RatesCache: Sendable {
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
-            fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, logger: logger
+            fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,
+            logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)

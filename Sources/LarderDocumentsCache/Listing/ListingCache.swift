@@ -20,10 +20,12 @@ final class ListingCache: Sendable {
     let state: DocumentsState
     let logger: Logger
     private let current = Mutex(Current())
-    private let flight = SingleFlight<Int, ListingFile?>()
+    private let flight: SingleFlight<Int, ListingFile?>
 
     /// Uses `directory` (created, mode 0700) for the listing's files; those of earlier runs are deleted.
-    init(directory: String, store: Store, state: DocumentsState, logger: Logger) throws {
+    /// Renderings run as jobs of `background`.
+    init(directory: String, store: Store, state: DocumentsState, background: BackgroundWork, logger: Logger) throws {
+        flight = SingleFlight(background: background)
         // The listing is written by its own renderer, never staged as a download: nothing to probe.
         let directory = try MirrorDirectory(path: directory, unnamedFiles: false)
         self.directory = directory
