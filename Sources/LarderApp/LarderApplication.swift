@@ -26,7 +26,13 @@ public struct LarderApplication: Sendable {
     public let metrics: LarderMetrics
     /// The upstreams' `Date` against the clock, for `/status` and `/metrics` (SPEC §4.11).
     let clockSkew: ClockSkew
+    /// What runs outside a request's own task: refreshes, downloads, cross-checks, suspended requests.
+    let background = BackgroundWork()
     let logger: Logger
+
+    /// How long a graceful stop waits for background work (after the server drained, up to 5 s)
+    /// before cancelling it: both within SPEC §2's 10 s.
+    static let backgroundGracePeriod: Duration = .seconds(4)
 
     /// Opens the store and loads what it holds, so the first request is served from disk.
     ///
@@ -66,7 +72,8 @@ public struct LarderApplication: Sendable {
                 upstream: upstream, ttl: configuration.ratesTTL, schedule: configuration.ratesSchedule,
                 pollInterval: configuration.ratesPollInterval, maxBytes: configuration.ratesMaxBytes,
                 provider: configuration.ratesProvider, crossCheck: configuration.ratesCrossCheck)
-            rates = try RatesCache(settings, store: store, client: client, clock: clock, events: metrics, logger: logger)
+            rates = try RatesCache(
+                settings, store: store, client: client, clock: clock, events: metrics, background: background, logger: logger)
         } else {
             rates = nil
         }
@@ -77,7 +84,7 @@ public struct LarderApplication: Sendable {
             documents = try DocumentsCache(
                 settings, store: store,
                 directory: (configuration.cacheDirectory as NSString).appendingPathComponent("documents"),
-                client: client, clock: clock, events: metrics, logger: logger)
+                client: client, clock: clock, events: metrics, background: background, logger: logger)
         } else {
             documents = nil
         }
@@ -88,6 +95,7 @@ public struct LarderApplication: Sendable {
                 startedAt: clock.now, clockSkew: clockSkew),
             logger: logger,
             observer: metrics,
+            background: background,
             onListening: onListening
         )
     }
@@ -127,9 +135,10 @@ public struct LarderApplication: Sendable {
         return router
     }
 
-    /// The background work and the server; stopped in reverse order, so the server drains first.
+    /// The background work, the schedulers and the server; stopped in reverse order, so the server
+    /// drains first and the background work, which the others start, ends last.
     var services: [any Service] {
-        var services: [any Service] = []
+        var services: [any Service] = [BackgroundService(work: background, gracePeriod: Self.backgroundGracePeriod)]
         if let rates { services.append(RefresherService(refresher: rates.refresher)) }
         if let documents { services.append(RefresherService(refresher: documents.refresher)) }
         services.append(server)

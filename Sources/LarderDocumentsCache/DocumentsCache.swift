@@ -51,9 +51,11 @@ public final class DocumentsCache: Sendable {
 
     /// Loads the mirror (kept, served stale, when the set of `--documents-url`s changed: SPEC §4.9) and cleans the directory of
     /// temporary and unlisted files, so a restart serves at once and never serves a partial file.
+    /// Syncs, downloads and listing renderings run as jobs of `background`.
     public init(
         _ settings: Settings, store: Store, directory: String,
-        client: any UpstreamTransport, clock: any FreshnessClock, events: any CacheEvents, logger: Logger
+        client: any UpstreamTransport, clock: any FreshnessClock, events: any CacheEvents,
+        background: BackgroundWork = .standalone, logger: Logger
     ) throws {
         let upstream = settings.upstream
         let upstreams = DocumentUpstreams(upstream)
@@ -75,14 +77,15 @@ public final class DocumentsCache: Sendable {
             store: store, hasIndex: item != nil, indexUpdatedAt: item?.updatedAt, indexStoredAt: item?.fetchedAt)
         self.state = state
         listing = try ListingCache(
-            directory: directory + "-listing", store: store, state: state, clock: clock, logger: logger)
+            directory: directory + "-listing", store: store, state: state, clock: clock, background: background,
+            logger: logger)
         self.store = store
         let downloader = DocumentDownloader(
             mirror: mirror, client: client, upstreams: upstreams, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
         let downloads = DocumentDownloads(
             downloader: downloader, state: state,
             commits: GroupCommit(mirror: mirror, store: store, state: state, logger: logger),
-            progress: progress, logger: logger)
+            progress: progress, logger: logger, flight: SingleFlight(background: background))
         self.downloads = downloads
         let sweep = MirrorSweep(mirror: mirror, store: store, state: state, logger: logger)
         self.sweep = sweep
@@ -92,7 +95,7 @@ public final class DocumentsCache: Sendable {
             indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: settings.ttl), clock: clock, fetchedAt: item?.fetchedAt,
-            upstreamSwitch: upstreamSwitch, logger: logger
+            upstreamSwitch: upstreamSwitch, background: background, logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)

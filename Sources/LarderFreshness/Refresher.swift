@@ -20,7 +20,9 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     let backoff: Backoff
     let logger: Logger
     private let attempt: Attempt
-    private let flight = SingleFlight<Int, Result<Outcome, RefreshError>>()
+    private let flight: SingleFlight<Int, Result<Outcome, RefreshError>>
+    /// Runs the refreshes and the request-triggered starts, so a graceful stop waits for them.
+    private let background: BackgroundWork
     private let state: Mutex<RefreshStatus>
     /// Set while a request-triggered refresh is being started, so a burst of requests starts one.
     private let triggered = Atomic<Bool>(false)
@@ -29,8 +31,11 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     public init(
         name: String, schedule: any RefreshSchedule, clock: any FreshnessClock, fetchedAt: Date?,
         upstreamSwitch: UpstreamSwitch = UpstreamSwitch(pending: false),
-        backoff: Backoff? = nil, logger: Logger, attempt: @escaping Attempt
+        backoff: Backoff? = nil, background: BackgroundWork = .standalone, logger: Logger,
+        attempt: @escaping Attempt
     ) {
+        self.background = background
+        flight = SingleFlight(background: background)
         self.name = name
         self.schedule = schedule
         self.upstreamSwitch = upstreamSwitch
@@ -124,11 +129,12 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         guard freshness.isDue, !flight.isRunning(0),
               triggered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        Task {
+        let started = background.submit {
             // Another path (the scheduler, a POST) may have refreshed since the check.
             if self.isExpired { await self.refresh() }
             self.triggered.store(false, ordering: .releasing)
         }
+        if !started { triggered.store(false, ordering: .releasing) }
     }
 
     /// Joins (or starts, when `startIf` allows) a refresh and waits for it at most `timeout`; nil
@@ -140,7 +146,8 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     }
 
     /// The scheduler: refreshes at start, then before each expiry, and after failures on the
-    /// backoff schedule; returns when its task is cancelled (graceful shutdown).
+    /// backoff schedule; returns when its task is cancelled (graceful shutdown), leaving a refresh
+    /// in flight to the background work's stop.
     public func run() async {
         await refresh()
         while !Task.isCancelled {
@@ -152,7 +159,6 @@ public final class Refresher<Outcome: Sendable>: Sendable {
             }
             await refresh()
         }
-        flight.cancelAll()
     }
 
     /// When the scheduler refreshes next: the retry time after a failure, else what the schedule says.

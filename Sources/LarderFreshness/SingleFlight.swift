@@ -3,11 +3,11 @@ import Synchronization
 /// At most one running operation per key (SPEC §4.6): later callers join the one in flight and share its result.
 ///
 /// A caller that is cancelled stops waiting (and gets nil) without cancelling the operation, which
-/// other callers may still be waiting for; the operation's own timeouts bound how long it runs.
+/// other callers may still be waiting for; the operation runs as a job of `background`, whose stop
+/// waits for it (bounded), and its own timeouts bound how long it runs.
 public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Flight {
         var waiters: [UInt64: CheckedContinuation<Value?, Never>] = [:]
-        var task: Task<Void, Never>?
     }
 
     private struct State {
@@ -16,11 +16,15 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     private let state = Mutex(State())
+    private let background: BackgroundWork
 
-    public init() {}
+    public init(background: BackgroundWork = .standalone) {
+        self.background = background
+    }
 
     /// Runs `operation` for `key`, or joins the run already in flight; nil when the caller was cancelled first,
-    /// or when nothing was in flight and `startIf` (checked atomically with joining) said not to start.
+    /// or when nothing was in flight and `startIf` (checked atomically with joining) said not to start,
+    /// or when the background work no longer starts jobs (shutting down).
     public func run(
         _ key: Key, startIf: (@Sendable () -> Bool)? = nil, _ operation: @escaping @Sendable () async -> Value
     ) async -> Value? {
@@ -37,12 +41,13 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
                         return false
                     }
                     if let startIf, !startIf() { return true }
-                    var flight = Flight(waiters: [id: continuation])
-                    flight.task = Task { [self] in
+                    // The job's `finish` takes this lock, so it cannot run before the flight is recorded.
+                    let started = background.submit { [self] in
                         let value = await operation()
                         finish(key, with: value)
                     }
-                    state.flights[key] = flight
+                    guard started else { return true }
+                    state.flights[key] = Flight(waiters: [id: continuation])
                     return false
                 }
                 if cancelled { continuation.resume(returning: nil) }
@@ -61,12 +66,6 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
     /// How many operations are running.
     public var runningCount: Int {
         state.withLock { $0.flights.count }
-    }
-
-    /// Cancels every running operation (at shutdown); their waiters still get the results they end with.
-    public func cancelAll() {
-        let tasks = state.withLock { $0.flights.values.compactMap(\.task) }
-        for task in tasks { task.cancel() }
     }
 
     private func finish(_ key: Key, with value: Value) {

@@ -57,10 +57,10 @@ public final class RatesCache: Sendable {
     let crossCheck: RatesCrossCheck?
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
-    /// stale, until the new upstream delivers (SPEC §4.9).
+    /// stale, until the new upstream delivers (SPEC §4.9). Refreshes and cross-checks run as jobs of `background`.
     public init(
         _ settings: Settings, store: Store, client: any UpstreamTransport, clock: any FreshnessClock,
-        events: any CacheEvents, logger: Logger
+        events: any CacheEvents, background: BackgroundWork = .standalone, logger: Logger
     ) throws(StoreError) {
         self.store = store
         self.events = events
@@ -105,7 +105,8 @@ public final class RatesCache: Sendable {
         let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
             ? RatesCrossCheck(
                 upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
-                published: published, clock: clock, today: today, events: events, logger: logger)
+                published: published, clock: clock, today: today, events: events, background: background,
+                logger: logger)
             : nil
         self.crossCheck = crossCheck
         let sync = RatesSync(
@@ -114,7 +115,8 @@ public final class RatesCache: Sendable {
             upstreamSwitch: upstreamSwitch, events: events, logger: logger)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
-            fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, logger: logger
+            fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,
+            logger: logger
         ) { now in
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
@@ -122,8 +124,8 @@ public final class RatesCache: Sendable {
             guard case .success(var applied) = result else { return result.map(\.outcome) }
             today.recorded(now)
             if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
-            if !applied.written.isEmpty, let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
-                published.publish(fresh)
+            if !applied.written.isEmpty {
+                published.merge(applied, storedAt: now)
                 // Parsing a whole history (the ECB's is 9 MB of XML, 200,000 rates) peaks at tens of MB
                 // that the allocator would otherwise keep; the served history itself is ~3 MB. The
                 // parsed days go first, so their memory is free to hand back.
@@ -196,6 +198,14 @@ extension RatesSnapshot {
             ?? current.flatMap { $0.set.date == newest.date && !applied.replacedAll ? $0.set : nil }
             ?? history.set(at: history.count - 1)
         return set.map { RatesSnapshot(latest: $0, storedAt: newest.storedAt, history: history) }
+    }
+}
+
+extension Published<RatesSnapshot> {
+    /// Merges a commit's days into the served snapshot in one step: the one way the refresh and the
+    /// cross-check write it, so neither drops a day or a correction the other published meanwhile.
+    func merge(_ applied: RatesSync.Applied, storedAt: Date) {
+        update { current in RatesSnapshot.after(applied, current: current, storedAt: storedAt) }
     }
 }
 

@@ -22,10 +22,15 @@ final class ListingCache: Sendable {
     let clock: any FreshnessClock
     let logger: Logger
     private let current = Mutex(Current())
-    private let flight = SingleFlight<Int, ListingFile?>()
+    private let flight: SingleFlight<Int, ListingFile?>
 
     /// Uses `directory` (created, mode 0700) for the listing's files; those of earlier runs are deleted.
-    init(directory: String, store: Store, state: DocumentsState, clock: any FreshnessClock, logger: Logger) throws {
+    /// Renderings run as jobs of `background`.
+    init(
+        directory: String, store: Store, state: DocumentsState, clock: any FreshnessClock, background: BackgroundWork,
+        logger: Logger
+    ) throws {
+        flight = SingleFlight(background: background)
         // The listing is written by its own renderer, never staged as a download: nothing to probe.
         let directory = try MirrorDirectory(path: directory, unnamedFiles: false)
         self.directory = directory

@@ -18,7 +18,8 @@ struct DocumentDownloads: Sendable {
     let commits: GroupCommit
     let progress: SyncProgress
     let logger: Logger
-    let flight = SingleFlight<String, Result>()
+    /// One download per name; its jobs run under the background work, so a stop waits for them.
+    let flight: SingleFlight<String, Result>
 
     /// Downloads one document for a waiting client, or joins its download in flight, and commits it at
     /// once; nil when the caller was cancelled.

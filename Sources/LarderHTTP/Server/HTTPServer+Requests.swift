@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Glibc
+import LarderFreshness
 import Logging
 import Synchronization
 
@@ -139,7 +140,11 @@ extension HTTPServer {
         handle: @escaping @Sendable (Request) async -> Response
     ) -> MHD_Result {
         let accepted = state.withLock { running in
-            guard !running.stopping else { return false }
+            // The handler's `resume` takes this lock, so it finds the connection suspended and recorded.
+            guard !running.stopping, background.submit({
+                let response = await handle(request)
+                self.resume(context, with: response)
+            }) else { return false }
             MHD_suspend_connection(connection)
             context.connection = connection
             running.suspended[ObjectIdentifier(context)] = context
@@ -147,10 +152,6 @@ extension HTTPServer {
         }
         guard accepted else {
             return queue(Self.shuttingDown.response, connection: connection, context: context)
-        }
-        Task {
-            let response = await handle(request)
-            self.resume(context, with: response)
         }
         return .YES
     }

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Glibc
+public import LarderFreshness
 public import Logging
 import Synchronization
 
@@ -22,6 +23,8 @@ public final class HTTPServer: @unchecked Sendable {
     let onListening: (@Sendable (_ host: String, _ port: Int) -> Void)?
     let accessLogEnabled: Bool
     let observer: (any RequestObserver)?
+    /// Runs the handlers of suspended requests, so a graceful stop of the process waits for them.
+    let background: BackgroundWork
     /// The `Host` names answered: the configured list, or the default for the bind address.
     let hosts: HostAllowlist
     /// True when no list is configured and the bind address is not loopback: any Host is answered.
@@ -50,13 +53,15 @@ public final class HTTPServer: @unchecked Sendable {
     let isStopping = Atomic<Bool>(false)
     let lastLibraryMessage = Mutex<String?>(nil)
 
-    /// `observer` hears of every answered request; `onListening` is called with the real host and port each time `run()` has started listening.
+    /// `observer` hears of every answered request; `onListening` is called with the real host and port each time `run()` has started listening;
+    /// `background` runs the handlers that suspend their request.
     public init(
         configuration: ServerConfiguration, router: Router, logger: Logger,
-        observer: (any RequestObserver)? = nil,
+        observer: (any RequestObserver)? = nil, background: BackgroundWork = .standalone,
         onListening: (@Sendable (_ host: String, _ port: Int) -> Void)? = nil
     ) {
         self.configuration = configuration
+        self.background = background
         self.router = router
         self.logger = logger
         self.observer = observer

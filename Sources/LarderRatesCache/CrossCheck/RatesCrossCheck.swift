@@ -42,14 +42,17 @@ final class RatesCrossCheck: Sendable {
     let today: BoundsClock
     let events: any CacheEvents
     let logger: Logger
+    /// Runs the checks, so a graceful stop waits for the one running.
+    let background: BackgroundWork
     private let published: Published<RatesSnapshot>
     private let state = Mutex(State())
 
     init(
         upstreams: [Upstream<RatesFormat>], store: Store, client: any UpstreamTransport, maxBytes: Int,
         published: Published<RatesSnapshot>, clock: any FreshnessClock, today: BoundsClock, events: any CacheEvents,
-        logger: Logger
+        background: BackgroundWork, logger: Logger
     ) {
+        self.background = background
         self.upstreams = upstreams
         self.store = store
         self.client = client
@@ -84,17 +87,20 @@ final class RatesCrossCheck: Sendable {
             return true
         }
         guard starts else { return }
-        Task {
+        let started = background.submit {
             var next: (date: RateDate, servedBy: Int)? = (newest, servedBy)
             while let (date, served) = next {
-                await check(date, servedBy: served)
-                next = state.withLock { state in
+                await self.check(date, servedBy: served)
+                next = self.state.withLock { state in
                     defer { state.pending = nil }
-                    if state.pending == nil { state.running = false }
+                    // Stopping: the day waiting is left unchecked, as after a restart.
+                    if state.pending == nil || Task.isCancelled { state.running = false; return nil }
                     return state.pending
                 }
             }
         }
+        // Shutting down: no check starts.
+        if !started { state.withLock { $0.running = false; $0.pending = nil } }
     }
 
     /// `written` (a refresh's committed days) with the majority's values put back where a day a check
@@ -233,9 +239,7 @@ final class RatesCrossCheck: Sendable {
         }
         let applied = RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: .updated, daysChanged: 1, date: corrected.date), written: [corrected])
-        if let fresh = RatesSnapshot.after(applied, current: published.current, storedAt: now) {
-            published.publish(fresh)
-        }
+        published.merge(applied, storedAt: now)
         return true
     }
 
