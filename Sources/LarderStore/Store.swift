@@ -14,14 +14,23 @@ public final class Store: Sendable {
     public static let fileName = "larder.sqlite"
 
     let pool: DatabasePool
+    /// The process's pool for blocking work, which every caller runs its store and file work on.
+    public let blocking: BlockingPool
+    /// GRDB's bound on reader connections (its default, named here as docs/architecture.md#threads counts it).
+    static let maximumReaderCount = 5
     /// Each connection's page cache, in KiB.
     static let pageCacheKiB = 512
     let logger: Logger
 
     /// Opens (creating when needed) the store in `directory`, migrates it, and clears every
-    /// resource's data when the stored format version is not `formatVersion`.
-    public init(directory: String, formatVersion: Int = Store.formatVersion, logger: Logger) throws(StoreError) {
+    /// resource's data when the stored format version is not `formatVersion`. `blocking` is the
+    /// process's pool (`LarderApplication` passes its own; a tool's store gets a small one of its own).
+    public init(
+        directory: String, formatVersion: Int = Store.formatVersion, blocking: BlockingPool = BlockingPool(threads: 2),
+        logger: Logger
+    ) throws(StoreError) {
         self.logger = logger
+        self.blocking = blocking
         try Self.makeDirectory(directory)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -33,6 +42,7 @@ public final class Store: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
         }
         configuration.busyMode = .timeout(5)
+        configuration.maximumReaderCount = Self.maximumReaderCount
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -127,6 +137,25 @@ public final class Store: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
+        } catch {
+            throw StoreError("store read failed: \(error)")
+        }
+    }
+
+    /// A write transaction through GRDB's async API: it runs on GRDB's writer, and the calling task
+    /// suspends meanwhile instead of holding a thread.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw StoreError("store write failed: \(error)")
+        }
+    }
+
+    /// A read through GRDB's async API, on one of its at most `maximumReaderCount` reader connections.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(body)
         } catch {
             throw StoreError("store read failed: \(error)")
         }
