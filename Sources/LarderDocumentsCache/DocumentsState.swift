@@ -45,17 +45,7 @@ final class DocumentsState: Sendable {
     func lookup(_ name: String) throws(StoreError) -> Lookup {
         let (found, revision) = contents.withLock { ($0.hot[name], $0.revision) }
         if let found { return found }
-        return keep(try store.document(named: name), as: name, readAt: revision)
-    }
-
-    /// `lookup` for a task: the store read suspends it (GRDB's async API) instead of blocking a thread.
-    func lookup(_ name: String) async throws(StoreError) -> Lookup {
-        let (found, revision) = contents.withLock { ($0.hot[name], $0.revision) }
-        if let found { return found }
-        return keep(try await store.document(named: name), as: name, readAt: revision)
-    }
-
-    private func keep(_ read: Lookup, as name: String, readAt revision: Int) -> Lookup {
+        let read = try store.document(named: name)
         contents.withLock { contents in
             // Kept only if nothing changed while the store was read (else it may already be outdated).
             guard contents.revision == revision else { return }

@@ -188,35 +188,21 @@ extension Store {
 
     /// The entry of `name` and its stored file; both nil when `name` is not listed (one indexed join).
     public func document(named name: String) throws(StoreError) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
-        try read { db in try Self.document(named: name, in: db) }
-    }
-
-    /// `document(named:)` for a task (a request's lookup): it suspends on GRDB's async read, no thread waits.
-    public func document(named name: String) async throws(StoreError) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
-        try await read { db in try Self.document(named: name, in: db) }
-    }
-
-    private static func document(named name: String, in db: Database) throws -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
-        let row = try Row.fetchOne(db.cachedStatement(sql: Self.joinedSelect + " WHERE e.name = ?"), arguments: [name])
-        let listed = try row.map(Self.listed)
-        return (listed?.entry, listed?.file)
+        try read { db in
+            let row = try Row.fetchOne(db.cachedStatement(sql: Self.joinedSelect + " WHERE e.name = ?"), arguments: [name])
+            let listed = try row.map(Self.listed)
+            return (listed?.entry, listed?.file)
+        }
     }
 
     /// Up to `limit` listed documents after index position `position`, in index order.
     public func listedDocuments(after position: Int, limit: Int) throws(StoreError) -> [ListedDocument] {
-        try read { db in try Self.listedDocuments(after: position, limit: limit, in: db) }
-    }
-
-    /// `listedDocuments(after:limit:)` for a task (a sync's next page): it suspends on GRDB's async read.
-    public func listedDocuments(after position: Int, limit: Int) async throws(StoreError) -> [ListedDocument] {
-        try await read { db in try Self.listedDocuments(after: position, limit: limit, in: db) }
-    }
-
-    private static func listedDocuments(after position: Int, limit: Int, in db: Database) throws -> [ListedDocument] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: Self.joinedSelect + " WHERE e.position > ? ORDER BY e.position LIMIT ?"),
-            arguments: [position, limit]
-        ).map(Self.listed)
+        try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: Self.joinedSelect + " WHERE e.position > ? ORDER BY e.position LIMIT ?"),
+                arguments: [position, limit]
+            ).map(Self.listed)
+        }
     }
 
     /// Calls `body` with every listed document in index order, from one consistent snapshot,

@@ -16,7 +16,9 @@ public final class Store: Sendable {
     let pool: DatabasePool
     /// The process's pool for blocking work, which every caller runs its store and file work on.
     public let blocking: BlockingPool
-    /// GRDB's bound on reader connections (its default, named here as docs/architecture.md#threads counts it).
+    /// GRDB's bound on reader connections (its default). Connections, not threads: the store is used
+    /// through GRDB's synchronous API on the blocking pool's threads, so GRDB starts no thread of its
+    /// own (its async API runs on libdispatch threads, which grew by 8–13 in `ThreadBoundTests`' burst).
     static let maximumReaderCount = 5
     /// Each connection's page cache, in KiB.
     static let pageCacheKiB = 512
@@ -137,25 +139,6 @@ public final class Store: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
-        } catch {
-            throw StoreError("store read failed: \(error)")
-        }
-    }
-
-    /// A write transaction through GRDB's async API: it runs on GRDB's writer, and the calling task
-    /// suspends meanwhile instead of holding a thread.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do {
-            return try await pool.write(body)
-        } catch {
-            throw StoreError("store write failed: \(error)")
-        }
-    }
-
-    /// A read through GRDB's async API, on one of its at most `maximumReaderCount` reader connections.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do {
-            return try await pool.read(body)
         } catch {
             throw StoreError("store read failed: \(error)")
         }

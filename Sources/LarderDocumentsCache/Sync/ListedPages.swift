@@ -23,11 +23,14 @@ struct ListedPages {
         return take()
     }
 
-    /// `next()` for a sync on Swift's cooperative pool: each page is read through GRDB's async API.
+    /// `next()` for a sync on Swift's cooperative pool: each page is read on the process's `BlockingPool`.
     mutating func nextOffPool() async throws(StoreError) -> ListedDocument? {
         if index == page.count {
             guard !ended else { return nil }
-            load(try await store.listedDocuments(after: position, limit: Self.pageSize))
+            let (store, position) = (store, position)
+            load(try await store.blocking.run { () throws(StoreError) in
+                try store.listedDocuments(after: position, limit: Self.pageSize)
+            })
         }
         return take()
     }
