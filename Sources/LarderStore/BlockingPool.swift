@@ -9,11 +9,12 @@ import Synchronization
 /// them in a journal commit takes half of it, and two stop every suspended request handler, refresh
 /// and `await` in the process until the disk answers. So that work runs here, its caller suspended;
 /// and as the threads are made once, a burst of cold requests queues instead of growing threads
-/// (docs/architecture.md#threads has the process's whole bound). `LarderApplication` makes one and
-/// passes it in; the threads end when the last reference goes, after the queued work ran.
+/// (the process's whole bound: docs/architecture.md#nothing-blocks-swifts-cooperative-pool).
+/// `LarderApplication` makes one and passes it in; the threads end with the last reference, after
+/// the queued work ran.
 public final class BlockingPool: Sendable {
-    /// The threads of the pool Larder runs: disk waits, not CPU, so more than the cores pays off,
-    /// and at least two more than the cores, so that commits stalled on a slow disk leave room for a refresh.
+    /// The threads of the pool Larder runs: disk waits, not CPU, so more than the cores pays off, and
+    /// commits stalled on a slow disk (one per core and more) still leave threads for a refresh.
     public static var defaultThreads: Int { max(8, 2 * ProcessInfo.processInfo.activeProcessorCount) }
 
     /// How many threads run the work.

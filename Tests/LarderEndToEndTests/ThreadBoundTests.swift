@@ -14,7 +14,7 @@ struct ThreadBoundTests {
 
     /// 2,000 requests for documents listed but never downloaded (each one a lookup, a download, a
     /// durable commit: store and file work) and 5 syncs at once: the real binary's thread count stays
-    /// under the bound docs/architecture.md#threads documents, and every answer has the right bytes.
+    /// under the documented bound (`ThreadBound`), and every answer has the right bytes.
     @Test(.timeLimit(.minutes(4)))
     func coldDocumentsAndRefreshesStayUnderTheThreadBound() async throws {
         try await withTemporaryDirectory("larder-thread-bound") { root in
@@ -90,7 +90,8 @@ struct ThreadBoundTests {
     }
 }
 
-/// The process's thread bound as docs/architecture.md#threads states it, for `--threads loops` on `cores` cores.
+/// The process's thread bound, for `--threads loops` on `cores` cores, as
+/// docs/architecture.md#nothing-blocks-swifts-cooperative-pool states it.
 enum ThreadBound {
     static func documented(loops: Int, cores: Int) -> Int {
         let main = 1
