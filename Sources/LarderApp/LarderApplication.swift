@@ -6,7 +6,7 @@ public import LarderHTTP
 public import LarderMetrics
 public import LarderRatesCache
 import LarderServing
-import LarderStore
+public import LarderStore
 public import LarderUpstream
 public import Logging
 public import ServiceLifecycle
@@ -21,6 +21,8 @@ public struct LarderApplication: Sendable {
     /// nil when `--documents-url` is not set.
     public let documents: DocumentsCache?
     let store: Store?
+    /// The one pool every blocking call runs on (store, files, parses, the status page's renders).
+    public let blocking: BlockingPool
     let client: UpstreamClient
     /// Every metric `/metrics` shows.
     public let metrics: LarderMetrics
@@ -50,8 +52,10 @@ public struct LarderApplication: Sendable {
         let metrics = LarderMetrics(
             resources: resources, version: LarderVersion.current, libmicrohttpd: HTTPServer.libraryVersion)
         self.metrics = metrics
+        let blocking = BlockingPool()
+        self.blocking = blocking
         let store = !resources.isEmpty
-            ? try Store(directory: configuration.cacheDirectory, logger: logger) : nil
+            ? try Store(directory: configuration.cacheDirectory, blocking: blocking, logger: logger) : nil
         self.store = store
         // Instants no rule can read (text, infinite, past year 9999) are repaired before anything reads
         // them: a start never depends on what the store holds. One merely after now is kept (SPEC §4.11).
@@ -92,7 +96,7 @@ public struct LarderApplication: Sendable {
             configuration: ServerConfiguration(configuration),
             router: Self.router(
                 configuration: configuration, rates: rates, documents: documents, metrics: metrics,
-                startedAt: clock.now, clockSkew: clockSkew),
+                startedAt: clock.now, blocking: blocking, clockSkew: clockSkew),
             logger: logger,
             observer: metrics,
             background: background,
@@ -100,10 +104,11 @@ public struct LarderApplication: Sendable {
         )
     }
 
-    /// Every route Larder answers (public so a whole pipeline can be answered in-process: the fuzz targets).
+    /// Every route Larder answers (public so a whole pipeline can be answered in-process: the fuzz targets);
+    /// the status page renders on `blocking`.
     public static func router(
         configuration: Configuration, rates: RatesCache?, documents: DocumentsCache?, metrics: LarderMetrics,
-        startedAt: Date, clockSkew: ClockSkew? = nil
+        startedAt: Date, blocking: BlockingPool, clockSkew: ClockSkew? = nil
     ) -> Router {
         var router = Router()
         // Their `:date` segments take only dates, so they cannot shadow the literal routes after them.
@@ -115,7 +120,7 @@ public struct LarderApplication: Sendable {
         let reporter = StatusReporter(
             configuration: configuration, rates: rates, documents: documents, startedAt: startedAt, clockSkew: clockSkew)
         OperationsRoutes(reporter: reporter).register(on: &router)
-        StatusPageRoutes(reporter: reporter).register(on: &router)
+        StatusPageRoutes(reporter: reporter, blocking: blocking).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents, clockSkew: clockSkew).register(on: &router)
         // Before V2Routes, whose 404 for the rest of /v2 would take /v2/openapi.json.
         DialectRoutes(cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)

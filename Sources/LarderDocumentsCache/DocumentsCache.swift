@@ -109,7 +109,7 @@ public final class DocumentsCache: Sendable {
     func fetchOnDemand(_ entry: DocumentEntryRecord, unservable: DocumentFileRecord?) async -> DocumentDownloads.Result? {
         if let unservable {
             let sweep = sweep
-            await OffPool.run { sweep.drop(unservable) }
+            await store.blocking.run { sweep.drop(unservable) }
         }
         return await withDeadline(Self.coldWait, on: clock) {
             await self.downloads.fetch(entry, conditional: false, now: self.clock.now)

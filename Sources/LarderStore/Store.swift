@@ -14,14 +14,25 @@ public final class Store: Sendable {
     public static let fileName = "larder.sqlite"
 
     let pool: DatabasePool
+    /// The process's pool for blocking work, which every caller runs its store and file work on.
+    public let blocking: BlockingPool
+    /// GRDB's bound on reader connections (its default). Connections, not threads: the store is used
+    /// through GRDB's synchronous API on the blocking pool's threads, so GRDB starts no thread of its
+    /// own (its async API runs on libdispatch threads, which grew by 8–13 in `ThreadBoundTests`' burst).
+    static let maximumReaderCount = 5
     /// Each connection's page cache, in KiB.
     static let pageCacheKiB = 512
     let logger: Logger
 
     /// Opens (creating when needed) the store in `directory`, migrates it, and clears every
-    /// resource's data when the stored format version is not `formatVersion`.
-    public init(directory: String, formatVersion: Int = Store.formatVersion, logger: Logger) throws(StoreError) {
+    /// resource's data when the stored format version is not `formatVersion`. `blocking` is the
+    /// process's pool (`LarderApplication` passes its own; a tool's store gets a small one of its own).
+    public init(
+        directory: String, formatVersion: Int = Store.formatVersion, blocking: BlockingPool = BlockingPool(threads: 2),
+        logger: Logger
+    ) throws(StoreError) {
         self.logger = logger
+        self.blocking = blocking
         try Self.makeDirectory(directory)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -33,6 +44,7 @@ public final class Store: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -\(Self.pageCacheKiB)")
         }
         configuration.busyMode = .timeout(5)
+        configuration.maximumReaderCount = Self.maximumReaderCount
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

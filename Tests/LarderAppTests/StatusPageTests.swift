@@ -76,7 +76,7 @@ struct StatusPageTests {
                 reporter: StatusReporter(
                     configuration: application.configuration, rates: application.rates,
                     documents: application.documents, startedAt: Date()),
-                adminTokenRequired: false)
+                adminTokenRequired: false, blocking: application.blocking)
             let request = Request(method: .get, rawPath: "/", segments: [])
             guard case .later(let render) = pages.answer(request) else {
                 Issue.record("the first request renders, off the server's thread")

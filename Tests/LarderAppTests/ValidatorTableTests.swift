@@ -93,7 +93,7 @@ struct ValidatorTableTests {
             let application = try #require(larder.application)
             let router = LarderApplication.router(
                 configuration: application.configuration, rates: application.rates, documents: application.documents,
-                metrics: application.metrics, startedAt: Date())
+                metrics: application.metrics, startedAt: Date(), blocking: application.blocking)
             var covered = 0
             for (method, pattern) in router.table {
                 for path in Self.paths(pattern) {

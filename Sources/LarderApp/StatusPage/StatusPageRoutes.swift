@@ -1,13 +1,15 @@
 import LarderConfig
 import LarderHTTP
+import LarderStore
 
 /// `GET /` (and `HEAD`): the status page for a person with a browser (README, "Status page"), and
 /// Frankfurter's root index (`RootIndex`) for a program: chosen by `Accept`, with `Vary: Accept`.
 struct StatusPageRoutes: Sendable {
     let pages: StatusPages
 
-    init(reporter: StatusReporter) {
-        pages = StatusPages(reporter: reporter, adminTokenRequired: reporter.configuration.adminToken != nil)
+    init(reporter: StatusReporter, blocking: BlockingPool) {
+        pages = StatusPages(
+            reporter: reporter, adminTokenRequired: reporter.configuration.adminToken != nil, blocking: blocking)
     }
 
     func register(on router: inout Router) {

@@ -3,11 +3,13 @@ import LarderFreshness
 import LarderHTTP
 import LarderRatesCache
 import LarderServing
+import LarderStore
 import Synchronization
 
 /// The status page's bytes for each selection, rendered once per change of what the page shows and
 /// shared by every request until the next change: a request compares a cheap `PageVersion`, and
-/// only a changed one renders — off the server's threads, so the hot path never waits for it.
+/// only a changed one renders — on the blocking pool, so neither the server's threads nor the
+/// cooperative pool wait for it.
 final class StatusPages: Sendable {
     /// How many selections (base × chart currency) are kept, and how many bytes in all.
     static let countLimit = 64
@@ -21,11 +23,14 @@ final class StatusPages: Sendable {
 
     private let reporter: StatusReporter
     private let adminTokenRequired: Bool
+    /// Where a render runs: it reads the store and builds the page whole, never on the cooperative pool.
+    private let blocking: BlockingPool
     private let kept = Mutex(Kept())
 
-    init(reporter: StatusReporter, adminTokenRequired: Bool) {
+    init(reporter: StatusReporter, adminTokenRequired: Bool, blocking: BlockingPool) {
         self.reporter = reporter
         self.adminTokenRequired = adminTokenRequired
+        self.blocking = blocking
     }
 
     /// The page for `request`: at once when it is rendered already, else rendered asynchronously;
@@ -45,7 +50,7 @@ final class StatusPages: Sendable {
             return .now(page.response(for: request))
         }
         return .later { [self] request in
-            render(version, rates, selection).response(for: request)
+            await blocking.run { self.render(version, rates, selection) }.response(for: request)
         }
     }
 

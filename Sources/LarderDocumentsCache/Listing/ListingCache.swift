@@ -69,7 +69,7 @@ final class ListingCache: Sendable {
                 // Every listed record read, the JSON and its gzip written: off the cooperative pool.
                 let (store, directory) = (store, directory)
                 let (indexUpdatedAt, indexStoredAt, now) = (state.indexUpdatedAt, state.indexStoredAt, clock.now)
-                made = try await OffPool.run {
+                made = try await store.blocking.run {
                     try ListingFile.render(
                         store: store, indexUpdatedAt: indexUpdatedAt, indexStoredAt: indexStoredAt, notAfter: now,
                         into: directory, generation: generation)

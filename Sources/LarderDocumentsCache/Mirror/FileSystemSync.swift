@@ -8,7 +8,7 @@ import Synchronization
 /// Two ways, chosen per batch from what the system has not written yet (`UnwrittenBytes`):
 /// - `syncfs(2)`, one call and one device cache flush for the whole batch, but it writes back every
 ///   dirty page of the file system, another process's 100 MB as much as Larder's 4 KiB;
-/// - each file's own `fdatasync`, `width` at once on threads of their own, then one `fsync` of the
+/// - each file's own `fdatasync`, up to `width` at once on libdispatch's workers, then one `fsync` of the
 ///   directory (the renames): only Larder's bytes, but a flush per file (the block layer merges the
 ///   flushes that arrive together, not all of them).
 /// On the build machine a batch of 256 costs some 13 ms with `syncfs` and 40–70 ms file by file, and
@@ -45,25 +45,23 @@ enum FileSystemSync {
     /// Syncs the bytes of `fileNames` (regular files in `directory`, opened without following
     /// symlinks), then the directory itself. Throws the first failure, after every file was tried.
     static func syncEach(_ fileNames: [String], in directory: String) throws(MirrorError) {
-        if !fileNames.isEmpty {
+        if fileNames.count == 1 {
+            // A client's download, committed at once: synced on the calling (blocking pool's) thread.
+            if let error = syncData(directory + "/" + fileNames[0]) { throw error }
+        } else if !fileNames.isEmpty {
             let next = Atomic<Int>(0)
             let failure = Mutex<MirrorError?>(nil)
-            let group = DispatchGroup()
-            for _ in 0..<min(width, fileNames.count) {
-                group.enter()
-                // Threads of their own, never the cooperative pool's: each blocks in the disk's flush.
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    while true {
-                        let index = next.add(1, ordering: .relaxed).oldValue
-                        guard index < fileNames.count else { return }
-                        if let error = syncData(directory + "/" + fileNames[index]) {
-                            failure.withLock { $0 = $0 ?? error }
-                        }
+            // On libdispatch's bounded workers and the calling thread, never a thread per call (nor
+            // the cooperative pool's: each blocks in the disk's flush).
+            DispatchQueue.concurrentPerform(iterations: min(width, fileNames.count)) { _ in
+                while true {
+                    let index = next.add(1, ordering: .relaxed).oldValue
+                    guard index < fileNames.count else { return }
+                    if let error = syncData(directory + "/" + fileNames[index]) {
+                        failure.withLock { $0 = $0 ?? error }
                     }
                 }
             }
-            group.wait()
             if let error = failure.withLock({ $0 }) { throw error }
         }
         try syncDirectory(directory)

@@ -10,7 +10,7 @@ import Logging
 
 /// One sync of the mirror (SPEC §1's list-then-files updater, done right): revalidate the index,
 /// accept it whole or not at all, download what is missing or stale in parallel, then remove what
-/// the valid index no longer lists. Its store and file work runs off the cooperative pool (`OffPool`).
+/// the valid index no longer lists. Its store and file work runs off the cooperative pool (`BlockingPool`).
 struct DocumentsSync: Sendable {
     static let indexKey = "index"
 
@@ -36,7 +36,7 @@ struct DocumentsSync: Sendable {
         // every mirrored file as the previous upstream's.
         let switching = upstreamSwitch.isPending
         let sweep = sweep
-        await OffPool.run { sweep.runOnce() }
+        await store.blocking.run { sweep.runOnce() }
         do {
             outcome.indexNotModified = try await refreshIndex(now, switching: switching)
         } catch let error as RefreshError {
@@ -46,7 +46,7 @@ struct DocumentsSync: Sendable {
         }
         do {
             try await downloadAll(indexChanged: !outcome.indexNotModified, switching: switching, now: now, into: &outcome)
-            outcome.removed += try await OffPool.run { () throws(StoreError) in try removeUnlisted() }
+            outcome.removed += try await store.blocking.run { () throws(StoreError) in try removeUnlisted() }
         } catch {
             return .failure(RefreshError(.store, "\(error)"))
         }
@@ -78,7 +78,7 @@ struct DocumentsSync: Sendable {
     /// changes nothing.
     private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
         let store = store
-        let item = try await OffPool.run { () throws(StoreError) in
+        let item = try await store.blocking.run { () throws(StoreError) in
             try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
         }
         var failures: [(upstream: Int, error: RefreshError)] = []
@@ -111,7 +111,7 @@ struct DocumentsSync: Sendable {
         }
         if older {
             // Every answer was older than the held index: it stays, and the check counts as contact.
-            try await OffPool.run { () throws(StoreError) in
+            try await store.blocking.run { () throws(StoreError) in
                 try store.touch(
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
             }
@@ -136,7 +136,7 @@ struct DocumentsSync: Sendable {
             throw RefreshError(.store, "the documents URL cannot be read as a URL")
         }
         let stream = DocumentIndexStream(format: upstream.format, indexURL: indexURL, maxBytes: indexMaxBytes)
-        let intake = try await OffPool.run { () throws(StoreError) in try IndexIntake(store: store, stream: stream) }
+        let intake = try await store.blocking.run { () throws(StoreError) in try IndexIntake(store: store, stream: stream) }
         let answer: UpstreamStreamOutcome
         let generatedAt: Date?
         do {
@@ -166,7 +166,7 @@ struct DocumentsSync: Sendable {
                 throw RefreshError(.upstreamError, "index: the upstream answered 304 to an unconditional request")
             }
             events.upstreamFetch(.documents, upstream: label, outcome: .notModified)
-            try await OffPool.run { () throws(StoreError) in
+            try await store.blocking.run { () throws(StoreError) in
                 try store.touch(
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
                     etag: sent.etag, lastModified: sent.lastModified)
@@ -190,7 +190,7 @@ struct DocumentsSync: Sendable {
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
                 etag: body.validators.etag, lastModified: body.validators.lastModified)
             let adopting = switching ? upstreamIdentity : nil
-            try await OffPool.run { () throws(StoreError) in
+            try await store.blocking.run { () throws(StoreError) in
                 try store.commitStagedDocumentEntries(item: item, adopting: adopting)
             }
             upstreams.indexSource = index

@@ -8,7 +8,7 @@ import Synchronization
 /// (`FileSystemSync`: `syncfs`, or each file's `fdatasync` when others have much unwritten) and one
 /// SQLite transaction per batch instead of an fsync, a directory fsync and a commit per document. A batch commits when it holds `batchSize` downloads,
 /// when its oldest has waited `maxDelay` (so a slow sync still shows progress), or when the sync ends.
-/// A commit waits for the disk, so it runs off the cooperative pool (`OffPool`), its caller suspended.
+/// A commit waits for the disk, so it runs off the cooperative pool (`BlockingPool`), its caller suspended.
 ///
 /// A kill at any moment leaves only whole, committed documents listed: a file renamed but never
 /// committed is named by no record, and start-up deletes it (`DocumentsCache.reconcile`).
@@ -68,7 +68,7 @@ final class GroupCommit: Sendable {
             pending.batch.contains { $0.file.name == name } ? Self.take(&pending) : nil
         }
         if let batch { return await commitTaken(batch) }
-        // A commit runs on a thread of its own and ends within the disk's time; polled, as this is rare.
+        // A commit runs on the blocking pool and ends within the disk's time; polled, as this is rare.
         while pending.withLock({ $0.committing[name] != nil }) {
             try? await Task.sleep(for: .milliseconds(2))
         }
@@ -88,10 +88,10 @@ final class GroupCommit: Sendable {
         await commitOffPool([staged]).first?.error
     }
 
-    /// `commit(_:)` on a thread of its own: renames, syncs and the transaction all wait for the disk.
+    /// `commit(_:)` on the process's `BlockingPool`: renames, syncs and the transaction all wait for the disk.
     private func commitOffPool(_ batch: [StagedDownload]) async -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
-        return await OffPool.run { self.commit(batch) }
+        return await store.blocking.run { self.commit(batch) }
     }
 
     /// Commits a batch `take` handed out, then marks its documents committed (or failed).

@@ -6,7 +6,7 @@ import Synchronization
 /// Takes an index body as it arrives: each chunk goes through `DocumentIndexStream`, and the
 /// entries it completes are staged in the store a page at a time, so neither the body, nor a parse
 /// tree, nor the list of entries is ever held whole. Nothing staged is listed until `commit`. The
-/// staging writes run off the cooperative pool (`OffPool`); the parse, a chunk at a time, runs on it.
+/// staging writes run off the cooperative pool (`BlockingPool`); the parse, a chunk at a time, runs on it.
 final class IndexIntake: Sendable {
     /// Entries staged in one write.
     static let pageSize = 1000
@@ -67,14 +67,14 @@ final class IndexIntake: Sendable {
 
     private func stage(_ entries: [DocumentEntryRecord]) async throws(StoreError) {
         let store = store
-        try await OffPool.run { () throws(StoreError) in try store.stageDocumentEntries(entries) }
+        try await store.blocking.run { () throws(StoreError) in try store.stageDocumentEntries(entries) }
     }
 
     /// Forgets what was staged (a refused or regressing index); best effort, as the next intake
     /// starts by clearing it anyway.
     func discard() async {
         let store = store
-        try? await OffPool.run { () throws(StoreError) in try store.discardStagedDocumentEntries() }
+        try? await store.blocking.run { () throws(StoreError) in try store.discardStagedDocumentEntries() }
     }
 
     private static func add(_ documents: [DocumentEntry], to state: inout State) {

@@ -23,12 +23,12 @@ struct ListedPages {
         return take()
     }
 
-    /// `next()` for a sync on Swift's cooperative pool: each page is read on a thread of its own (`OffPool`).
+    /// `next()` for a sync on Swift's cooperative pool: each page is read on the process's `BlockingPool`.
     mutating func nextOffPool() async throws(StoreError) -> ListedDocument? {
         if index == page.count {
             guard !ended else { return nil }
             let (store, position) = (store, position)
-            load(try await OffPool.run { () throws(StoreError) in
+            load(try await store.blocking.run { () throws(StoreError) in
                 try store.listedDocuments(after: position, limit: Self.pageSize)
             })
         }

@@ -64,8 +64,9 @@ struct DocumentsScene {
         let clock = PipelineClock(first)
         let upstream = InMemoryUpstream(feedURL: Self.indexURL, feed: indexes, files: files)
         let cache: DocumentsCache
+        let store: Store
         do {
-            let store = try Store(directory: directory, logger: Pipeline.logger)
+            store = try Store(directory: directory, logger: Pipeline.logger)
             cache = try DocumentsCache(
                 DocumentsCache.Settings(upstream: UpstreamResource(url: Self.indexURL, format: format), ttl: .seconds(ttl)),
                 store: store, directory: directory + "/documents", client: upstream, clock: clock,
@@ -79,7 +80,8 @@ struct DocumentsScene {
             _ = Pipeline.wait { await cache.refresher.refresh() }
         }
         let router = LarderApplication.router(
-            configuration: configuration, rates: nil, documents: cache, metrics: RatesScene.metrics, startedAt: first)
+            configuration: configuration, rates: nil, documents: cache, metrics: RatesScene.metrics, startedAt: first,
+            blocking: store.blocking)
         try Pipeline.serve(requests, router, now: now) { request, response, body, what throws(PropertyViolation) in
             // A document's own bytes are data, whatever they say they are.
             guard request.segments.first != "documents" || request.segments.count == 1,

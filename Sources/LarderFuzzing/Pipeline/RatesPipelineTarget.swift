@@ -86,7 +86,8 @@ struct RatesScene {
             try checkSchedule(cache)
         }
         let router = LarderApplication.router(
-            configuration: configuration, rates: cache, documents: nil, metrics: Self.metrics, startedAt: first)
+            configuration: configuration, rates: cache, documents: nil, metrics: Self.metrics, startedAt: first,
+            blocking: store.blocking)
         let bounds = RateBounds(format: format, now: now)
         try Pipeline.serve(requests, router, now: now) { request, response, body, what throws(PropertyViolation) in
             guard let json = try Pipeline.readJSON(response, body, what), Self.isRatesRoute(request.segments) else { return }

@@ -140,7 +140,7 @@ final class RatesCrossCheck: Sendable {
         let now = clock.now
         let records = changed
         do {
-            try await OffPool.run { () throws(StoreError) in
+            try await store.blocking.run { () throws(StoreError) in
                 guard let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey) else { return }
                 try store.commitRates(records.map { RateSetRecord($0, storedAt: now) }, item: item)
             }
@@ -157,7 +157,7 @@ final class RatesCrossCheck: Sendable {
         let key = date.description
         let stored: RateSet
         do {
-            let record = try await OffPool.run { () throws(StoreError) in try store.rateSets(dates: [key])[key] }
+            let record = try await store.blocking.run { () throws(StoreError) in try store.rateSets(dates: [key])[key] }
             guard let record, let set = RateSet(record) else { return }
             stored = set
         } catch {
@@ -206,7 +206,7 @@ final class RatesCrossCheck: Sendable {
         let payload: ParsedRates
         let today = today.later(than: now)
         do {
-            payload = try await OffPool.run { () throws(RatesFormatError) in
+            payload = try await store.blocking.run { () throws(RatesFormatError) in
                 let payload = try RatesParser.parse(body.bytes, format: upstream.format, fetchedAt: now)
                 try RateBounds(format: payload.format, now: today).check(payload.sets)
                 return payload
@@ -226,7 +226,7 @@ final class RatesCrossCheck: Sendable {
         let key = checked.date.description
         let now = clock.now
         do {
-            let written = try await OffPool.run { () throws(StoreError) -> Bool in
+            let written = try await store.blocking.run { () throws(StoreError) -> Bool in
                 guard let record = try store.rateSets(dates: [key])[key], RateSet(record)?.hasSameRates(as: checked) == true,
                       let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey) else { return false }
                 try store.commitRates([RateSetRecord(corrected, storedAt: now)], item: item)
