@@ -97,7 +97,7 @@ public final class HTTPServer: @unchecked Sendable {
         var flags = MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        var options = larder_daemon_options(
+        let options = larder_daemon_options(
             thread_pool_size: 1,
             connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
             connection_limit: UInt32(configuration.maxConnections),
@@ -131,7 +131,14 @@ public final class HTTPServer: @unchecked Sendable {
                 var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
                 do throws(HTTPServerError) {
                     for _ in 0..<daemons {
-                        guard let daemon = larder_start_daemon(flags, &options, larderAccessHandler, this.toOpaque()) else {
+                        var daemonOptions = options
+                        #if DEBUG
+                        if started.isEmpty, let limit = configuration.faults.firstLoopConnectionMemoryLimit {
+                            daemonOptions.connection_memory_limit = limit
+                        }
+                        #endif
+                        guard let daemon = larder_start_daemon(flags, &daemonOptions, larderAccessHandler, this.toOpaque())
+                        else {
                             throw HTTPServerError.cannotListen(
                                 host: configuration.host, port: configuration.port,
                                 reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
