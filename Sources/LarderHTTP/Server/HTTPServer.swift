@@ -49,6 +49,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Read on every request: once set, new requests are turned away while the stop drains.
     let isStopping = Atomic<Bool>(false)
     let lastLibraryMessage = Mutex<String?>(nil)
+    /// The answer when libmicrohttpd cannot allocate a request's own, made before any is needed; nil
+    /// if even that failed (such a request's connection is then closed).
+    let allocationFailure: OpaquePointer?
 
     /// `observer` hears of every answered request; `onListening` is called with the real host and port each time `run()` has started listening.
     public init(
@@ -71,6 +74,11 @@ public final class HTTPServer: @unchecked Sendable {
             let loopback = address?.isLoopback ?? false
             (hosts, hostsOpenByDefault) = (loopback ? .loopback : .any, !loopback)
         }
+        allocationFailure = MHDResponses.make(Self.outOfMemory.response)
+    }
+
+    deinit {
+        if let allocationFailure { MHD_destroy_response(allocationFailure) }
     }
 
     /// `libmicrohttpd 1.0.10`: the library this process runs on, as it reports itself (`MHD_get_version()`),
@@ -219,6 +227,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// The answer to requests that arrive, or are still suspended, while the server stops.
     static let shuttingDown: HTTPError = {
         var error = HTTPError.serviceUnavailable("the server is shutting down", retryAfterSeconds: 1)
+        error.headers.add("Connection", "close")
+        return error
+    }()
+
+    /// The answer to a request whose own response libmicrohttpd could not allocate.
+    static let outOfMemory: HTTPError = {
+        var error = HTTPError.serviceUnavailable("the server is out of memory for this answer", retryAfterSeconds: 1)
         error.headers.add("Connection", "close")
         return error
     }()
