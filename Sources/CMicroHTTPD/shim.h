@@ -33,7 +33,7 @@ struct larder_log_sink {
 
 struct larder_shared_limits;
 static enum MHD_Result larder_shared_limits_admit(void *cls, const struct sockaddr *address, socklen_t length);
-static void larder_shared_limits_closed(void *cls, struct MHD_Connection *connection, void **socket_context,
+static void larder_shared_limits_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
                                         enum MHD_ConnectionNotificationCode code);
 
 /// The daemon options Larder sets, passed to MHD as one MHD_OPTION_ARRAY.
@@ -91,7 +91,7 @@ static inline struct MHD_Daemon *larder_start_daemon(unsigned int flags,
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT,
                                        (intptr_t)(o->shared_limits != NULL ? 0 : o->per_ip_connection_limit), NULL};
     if (o->shared_limits != NULL) {
-        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)&larder_shared_limits_closed,
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)&larder_shared_limits_notify,
                                            o->shared_limits};
     }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->connection_memory_limit, NULL};
@@ -147,9 +147,12 @@ static inline uint16_t larder_daemon_port(struct MHD_Daemon *daemon) {
 }
 
 /// The connection limit and the per-address limit across several daemons (one per loop, sharing
-/// a port through SO_REUSEPORT), which libmicrohttpd counts per daemon only. A connection is
-/// counted when admitted (libmicrohttpd's accept policy callback) and uncounted when closed
-/// (MHD_CONNECTION_NOTIFY_CLOSED). The addresses are an open-addressing table, linear probing,
+/// a port through SO_REUSEPORT), which libmicrohttpd counts per daemon only. The accept policy
+/// callback only checks the counts; a connection is counted on MHD_CONNECTION_NOTIFY_STARTED and
+/// uncounted on MHD_CONNECTION_NOTIFY_CLOSED, which libmicrohttpd sends in pairs. Counting in the
+/// policy callback leaked: after it, libmicrohttpd can still drop the connection (no memory for it
+/// or its pool, its own limit) without a CLOSED. Daemons admitting at the same instant can overshoot
+/// the limit by at most one connection per other daemon. The addresses are an open-addressing table, linear probing,
 /// deletion by backward shift, sized for the connection limit (each counted address holds one).
 struct larder_shared_limits {
     pthread_mutex_t lock;
@@ -226,59 +229,64 @@ static enum MHD_Result larder_shared_limits_admit(void *cls, const struct sockad
     struct larder_shared_limits *limits = (struct larder_shared_limits *)cls;
     unsigned char key[16];
     unsigned char key_length = larder_address_key(address, key);
-    enum MHD_Result admitted = MHD_NO;
     pthread_mutex_lock(&limits->lock);
-    if (limits->total < limits->limit) {
-        if (key_length == 0) {
-            limits->total++;
-            admitted = MHD_YES;
-        } else {
-            size_t slot = larder_shared_limits_slot(limits, key, key_length);
-            struct larder_address_count *entry = &limits->table[slot];
-            if (limits->per_address_limit == 0 || entry->count < limits->per_address_limit) {
-                if (entry->count == 0) {
-                    memcpy(entry->address, key, key_length);
-                    entry->length = key_length;
-                }
-                entry->count++;
-                limits->total++;
-                admitted = MHD_YES;
-            }
-        }
-    }
+    int admitted = limits->total < limits->limit
+        && (key_length == 0 || limits->per_address_limit == 0
+            || limits->table[larder_shared_limits_slot(limits, key, key_length)].count < limits->per_address_limit);
     pthread_mutex_unlock(&limits->lock);
-    return admitted;
+    return admitted ? MHD_YES : MHD_NO;
 }
 
-static void larder_shared_limits_closed(void *cls, struct MHD_Connection *connection, void **socket_context,
+/// Counts a started connection in. Called under the lock.
+static void larder_shared_limits_add(struct larder_shared_limits *limits, const unsigned char *key, unsigned char key_length) {
+    limits->total++;
+    if (key_length == 0) return;
+    struct larder_address_count *entry = &limits->table[larder_shared_limits_slot(limits, key, key_length)];
+    if (entry->count == 0) {
+        memcpy(entry->address, key, key_length);
+        entry->length = key_length;
+    }
+    entry->count++;
+}
+
+/// Counts a closed connection out. Called under the lock.
+static void larder_shared_limits_remove(struct larder_shared_limits *limits, const unsigned char *key,
+                                        unsigned char key_length) {
+    if (limits->total > 0) limits->total--;
+    if (key_length == 0) return;
+    size_t slot = larder_shared_limits_slot(limits, key, key_length);
+    if (limits->table[slot].count > 1) {
+        limits->table[slot].count--;
+    } else if (limits->table[slot].count == 1) {
+        // Backward-shift deletion: later entries of the probe run move into the gap.
+        limits->table[slot].count = 0;
+        size_t gap = slot, next = (slot + 1) & limits->mask;
+        while (limits->table[next].count != 0) {
+            size_t home = larder_shared_limits_home(limits, next);
+            // Movable unless its home lies cyclically in (gap, next].
+            if (((next - home) & limits->mask) >= ((next - gap) & limits->mask)) {
+                limits->table[gap] = limits->table[next];
+                limits->table[next].count = 0;
+                gap = next;
+            }
+            next = (next + 1) & limits->mask;
+        }
+    }
+}
+
+static void larder_shared_limits_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
                                         enum MHD_ConnectionNotificationCode code) {
     (void)socket_context;
-    if (code != MHD_CONNECTION_NOTIFY_CLOSED) return;
+    if (code != MHD_CONNECTION_NOTIFY_STARTED && code != MHD_CONNECTION_NOTIFY_CLOSED) return;
     struct larder_shared_limits *limits = (struct larder_shared_limits *)cls;
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     unsigned char key[16];
     unsigned char key_length = info == NULL || info->client_addr == NULL ? 0 : larder_address_key(info->client_addr, key);
     pthread_mutex_lock(&limits->lock);
-    if (limits->total > 0) limits->total--;
-    if (key_length != 0) {
-        size_t slot = larder_shared_limits_slot(limits, key, key_length);
-        if (limits->table[slot].count > 1) {
-            limits->table[slot].count--;
-        } else if (limits->table[slot].count == 1) {
-            // Backward-shift deletion: later entries of the probe run move into the gap.
-            limits->table[slot].count = 0;
-            size_t gap = slot, next = (slot + 1) & limits->mask;
-            while (limits->table[next].count != 0) {
-                size_t home = larder_shared_limits_home(limits, next);
-                // Movable unless its home lies cyclically in (gap, next].
-                if (((next - home) & limits->mask) >= ((next - gap) & limits->mask)) {
-                    limits->table[gap] = limits->table[next];
-                    limits->table[next].count = 0;
-                    gap = next;
-                }
-                next = (next + 1) & limits->mask;
-            }
-        }
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        larder_shared_limits_add(limits, key, key_length);
+    } else {
+        larder_shared_limits_remove(limits, key, key_length);
     }
     pthread_mutex_unlock(&limits->lock);
 }

@@ -33,6 +33,9 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     /// One counter per refusal reason, made up front (exported at 0) so a refusal takes no lock.
     private let refusalCounters: [(reason: RefusalReason, counter: CoreMetrics.Counter)]
 
+    /// Made up front (exported at 0), so the failure path takes no lock.
+    private let allocationFailures: CoreMetrics.Counter
+
     private struct CounterKey: Hashable {
         let family: MetricFamily
         let labels: [String]
@@ -47,6 +50,7 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
         let make = MetricMaker(registry: registry, factory: PrometheusMetricsFactory(registry: registry))
         self.make = make
         refusalCounters = RefusalReason.allCases.map { ($0, make.counter(.requestsRefused, [("reason", $0.rawValue)])) }
+        allocationFailures = make.counter(.responseAllocationFailures, [])
         hitCounters = resources.map { resource in
             let labels = [("resource", resource.rawValue)]
             return (resource, make.counter(.cacheHits, labels), make.counter(.cacheStaleHits, labels))
@@ -88,6 +92,10 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
 
     public func requestRefused(_ reason: RefusalReason) {
         for refusal in refusalCounters where refusal.reason == reason { refusal.counter.increment() }
+    }
+
+    public func responseAllocationFailed() {
+        allocationFailures.increment()
     }
 
     // MARK: - Caches

@@ -6,6 +6,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case httpRequests = "larder_http_requests_total"
     case httpRequestDuration = "larder_http_request_duration_seconds"
     case requestsRefused = "larder_requests_refused_total"
+    case responseAllocationFailures = "larder_http_response_allocation_failures_total"
 
     // The caches and their upstreams.
     case cacheHits = "larder_cache_hits_total"
@@ -50,7 +51,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .httpRequests, .requestsRefused, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamFetchesByUpstream,
+        case .httpRequests, .requestsRefused, .responseAllocationFailures, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamFetchesByUpstream,
              .upstreamRegressionsRefused, .publicationsMissed, .ratesCrossChecks, .ratesCrossCheckDisagreements, .processCPUSeconds:
             .counter
         case .httpRequestDuration, .refreshDuration:
@@ -69,6 +70,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .httpRequestDuration: "Time from a request's arrival to its answer being queued, by route pattern."
         case .requestsRefused:
             "Requests refused 403 before any handler ran, by reason: host_not_allowed (a Host not in --allowed-hosts), cross_site_request (a POST from another site)."
+        case .responseAllocationFailures:
+            "Answers libmicrohttpd could not allocate, sent as a 503 with Retry-After instead (or the connection closed)."
         case .cacheHits: "Requests answered from a fresh cached copy."
         case .cacheStaleHits: "Requests answered from an expired cached copy (the upstream has not confirmed it in time)."
         case .cacheMisses: "Requests that found nothing cached and waited for the upstream."

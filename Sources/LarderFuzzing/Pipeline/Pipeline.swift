@@ -150,9 +150,9 @@ enum Pipeline {
                        "a slice of \(length) bytes at \(offset) of \(bytes.count)")
             return Array(bytes.array[offset..<(offset + length)])
         case .file(let region):
-            defer { close(region.descriptor) }
+            // Closed by its owner when the response is dropped, as the server's would be.
             var bytes = [UInt8](repeating: 0, count: Int(region.length))
-            let read = bytes.withUnsafeMutableBytes { pread(region.descriptor, $0.baseAddress, $0.count, off_t(region.offset)) }
+            let read = bytes.withUnsafeMutableBytes { pread(region.file.descriptor, $0.baseAddress, $0.count, off_t(region.offset)) }
             try expect(read == Int(region.length), "a file region of \(region.length) bytes read \(read)")
             return bytes
         case .stream:

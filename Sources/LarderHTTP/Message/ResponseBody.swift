@@ -18,15 +18,20 @@ public enum ResponseBody: Sendable {
     }
 }
 
-/// An open file descriptor and the byte range of it to send.
+/// An open file and the byte range of it to send.
 public struct FileRegion: Sendable {
-    public let descriptor: Int32
+    /// Closed once: by libmicrohttpd after sending, or when the last copy of the response is dropped unsent.
+    public let file: OwnedDescriptor
     public let offset: UInt64
     public let length: UInt64
 
-    /// Takes ownership of `descriptor`: the response closes it when it is done.
+    /// Takes ownership of `descriptor`: closed when the response is done or dropped.
     public init(descriptor: Int32, offset: UInt64 = 0, length: UInt64) {
-        self.descriptor = descriptor
+        self.init(file: OwnedDescriptor(descriptor), offset: offset, length: length)
+    }
+
+    public init(file: OwnedDescriptor, offset: UInt64 = 0, length: UInt64) {
+        self.file = file
         self.offset = offset
         self.length = length
     }

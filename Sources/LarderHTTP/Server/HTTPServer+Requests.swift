@@ -167,27 +167,54 @@ extension HTTPServer {
     }
 
     func queue(_ response: Response, connection: OpaquePointer, context: RequestContext) -> MHD_Result {
-        let result: MHD_Result
+        var status = response.status.rawValue
+        var result: MHD_Result
         switch response.kind {
         case .prepared(let prepared):
             let pointer = context.cors.map { prepared.pointer(for: $0.variant, of: $0.policy) } ?? prepared.pointer
-            result = MHD_queue_response(connection, UInt32(response.status.rawValue), pointer)
+            if let pointer, !injectedAllocationFailure() {
+                result = MHD_queue_response(connection, UInt32(status), pointer)
+            } else {
+                (status, result) = queueAllocationFailure(connection)
+            }
         case .composed(var headers, let body):
             if let (policy, variant) = context.cors {
                 for field in policy.headers(variant) { headers.add(field.name, field.value) }
             }
-            let made = MHDResponses.make(headers: headers, body: body)
-            result = MHD_queue_response(connection, UInt32(response.status.rawValue), made)
-            MHD_destroy_response(made)
+            if !injectedAllocationFailure(), let made = MHDResponses.make(headers: headers, body: body) {
+                result = MHD_queue_response(connection, UInt32(status), made)
+                MHD_destroy_response(made)
+            } else {
+                (status, result) = queueAllocationFailure(connection)
+            }
         }
         if context.started != 0 {
             let elapsed = MonotonicNanoseconds.now - context.started
-            observer?.requestCompleted(route: context.route, status: response.status.rawValue, nanoseconds: elapsed)
+            observer?.requestCompleted(route: context.route, status: status, nanoseconds: elapsed)
             guard accessLogEnabled else { return result }
-            logger.debug("\(context.method) \(context.path) \(response.status.rawValue)", metadata: [
+            logger.debug("\(context.method) \(context.path) \(status)", metadata: [
                 "duration_us": "\(elapsed / 1000)",
             ])
         }
         return result
+    }
+
+    /// Queues the 503 made at start in place of an answer libmicrohttpd could not allocate (never a
+    /// trap: nginx answers such a moment with an error too); without it, closes the connection.
+    private func queueAllocationFailure(_ connection: OpaquePointer) -> (status: Int, result: MHD_Result) {
+        observer?.responseAllocationFailed()
+        let status = HTTPStatus.serviceUnavailable.rawValue
+        guard let allocationFailure else { return (status, .NO) }
+        return (status, MHD_queue_response(connection, UInt32(status), allocationFailure))
+    }
+
+    /// True when a test made this answer fail to allocate (debug builds only; release builds have no check).
+    @inline(__always)
+    private func injectedAllocationFailure() -> Bool {
+        #if DEBUG
+        configuration.faults.failingResponses.take()
+        #else
+        false
+        #endif
     }
 }

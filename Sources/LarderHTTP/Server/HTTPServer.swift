@@ -52,6 +52,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Read on every request: once set, new requests are turned away while the stop drains.
     let isStopping = Atomic<Bool>(false)
     let lastLibraryMessage = Mutex<String?>(nil)
+    /// The answer when libmicrohttpd cannot allocate a request's own, made before any is needed; nil
+    /// if even that failed (such a request's connection is then closed).
+    let allocationFailure: OpaquePointer?
 
     /// `observer` hears of every answered request; `onListening` is called with the real host and port each time `run()` has started listening;
     /// `background` runs the handlers that suspend their request.
@@ -76,6 +79,11 @@ public final class HTTPServer: @unchecked Sendable {
             let loopback = address?.isLoopback ?? false
             (hosts, hostsOpenByDefault) = (loopback ? .loopback : .any, !loopback)
         }
+        allocationFailure = MHDResponses.make(Self.outOfMemory.response)
+    }
+
+    deinit {
+        if let allocationFailure { MHD_destroy_response(allocationFailure) }
     }
 
     /// `libmicrohttpd 1.0.10`: the library this process runs on, as it reports itself (`MHD_get_version()`),
@@ -102,7 +110,7 @@ public final class HTTPServer: @unchecked Sendable {
         var flags = MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        var options = larder_daemon_options(
+        let options = larder_daemon_options(
             thread_pool_size: 1,
             connection_timeout_seconds: UInt32(max(1, configuration.connectionTimeoutSeconds)),
             connection_limit: UInt32(configuration.maxConnections),
@@ -136,7 +144,14 @@ public final class HTTPServer: @unchecked Sendable {
                 var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
                 do throws(HTTPServerError) {
                     for _ in 0..<daemons {
-                        guard let daemon = larder_start_daemon(flags, &options, larderAccessHandler, this.toOpaque()) else {
+                        var daemonOptions = options
+                        #if DEBUG
+                        if started.isEmpty, let limit = configuration.faults.firstLoopConnectionMemoryLimit {
+                            daemonOptions.connection_memory_limit = limit
+                        }
+                        #endif
+                        guard let daemon = larder_start_daemon(flags, &daemonOptions, larderAccessHandler, this.toOpaque())
+                        else {
                             throw HTTPServerError.cannotListen(
                                 host: configuration.host, port: configuration.port,
                                 reason: lastLibraryMessage.withLock { $0 } ?? "address in use or not available")
@@ -217,6 +232,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// The answer to requests that arrive, or are still suspended, while the server stops.
     static let shuttingDown: HTTPError = {
         var error = HTTPError.serviceUnavailable("the server is shutting down", retryAfterSeconds: 1)
+        error.headers.add("Connection", "close")
+        return error
+    }()
+
+    /// The answer to a request whose own response libmicrohttpd could not allocate.
+    static let outOfMemory: HTTPError = {
+        var error = HTTPError.serviceUnavailable("the server is out of memory for this answer", retryAfterSeconds: 1)
         error.headers.add("Connection", "close")
         return error
     }()

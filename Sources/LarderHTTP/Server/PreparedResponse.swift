@@ -6,7 +6,8 @@ import Synchronization
 /// libmicrohttpd counts references to a queued response, so dropping this box while connections
 /// still send it is safe: the last of them frees it, and the bytes with it.
 public final class PreparedResponse: @unchecked Sendable {
-    let pointer: OpaquePointer
+    /// Nil when libmicrohttpd could not allocate it: the server then answers its allocation-failure 503.
+    let pointer: OpaquePointer?
     public let status: HTTPStatus
     /// What the response was built from, for tests that check a route without a socket.
     public let headers: HTTPHeaders
@@ -24,26 +25,28 @@ public final class PreparedResponse: @unchecked Sendable {
         pointer = MHDResponses.make(headers: headers, body: .bytes(body))
     }
 
-    /// The response carrying `policy`'s headers for `variant`.
-    func pointer(for variant: CORSVariant, of policy: CORSPolicy) -> OpaquePointer {
+    /// The response carrying `policy`'s headers for `variant`; nil when it could not be allocated.
+    func pointer(for variant: CORSVariant, of policy: CORSPolicy) -> OpaquePointer? {
         if variant == .anyOrigin, let made = anyOriginVariant.load(ordering: .acquiring) {
             return OpaquePointer(made)
         }
-        let made = corsVariants.withLock { variants in
+        let made = corsVariants.withLock { variants -> OpaquePointer? in
             if let made = variants[variant.slot] { return made.pointer }
             var fields = headers
             for field in policy.headers(variant) { fields.add(field.name, field.value) }
-            let made = MHDResponses.make(headers: fields, body: .bytes(body))
+            // Not kept when it failed: a later request tries again.
+            guard let made = MHDResponses.make(headers: fields, body: .bytes(body)) else { return nil }
             variants[variant.slot] = UncheckedPointer(pointer: made)
             return made
         }
+        guard let made else { return nil }
         // Published only after the dictionary owns it (deinit destroys it from there, once).
         if variant == .anyOrigin { anyOriginVariant.store(UnsafeMutableRawPointer(made), ordering: .releasing) }
         return made
     }
 
     deinit {
-        MHD_destroy_response(pointer)
+        if let pointer { MHD_destroy_response(pointer) }
         for variant in corsVariants.withLock({ $0.values }) {
             MHD_destroy_response(variant.pointer)
         }
@@ -55,10 +58,18 @@ private struct UncheckedPointer: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// Turns Swift response bodies into libmicrohttpd responses without copying their bytes.
+/// Turns Swift response bodies into libmicrohttpd responses without copying their bytes; nil when
+/// libmicrohttpd cannot allocate one (whatever the body held is then let go: bytes released, a
+/// file's descriptor still owned by its `OwnedDescriptor`).
 enum MHDResponses {
-    static func make(headers: HTTPHeaders, body: ResponseBody) -> OpaquePointer {
-        let response = makeBody(body)
+    /// A composed response's; nil for a prepared one (it has its own).
+    static func make(_ response: Response) -> OpaquePointer? {
+        guard case .composed(let headers, let body) = response.kind else { return nil }
+        return make(headers: headers, body: body)
+    }
+
+    static func make(headers: HTTPHeaders, body: ResponseBody) -> OpaquePointer? {
+        guard let response = makeBody(body) else { return nil }
         for field in headers {
             MHD_add_response_header(response, field.name, field.value)
         }
@@ -66,15 +77,18 @@ enum MHDResponses {
     }
 
     /// A response over shared bytes, holding a retain on them until libmicrohttpd frees it.
-    private static func makeShared(_ bytes: SharedBytes, offset: Int, length: Int) -> OpaquePointer {
+    private static func makeShared(_ bytes: SharedBytes, offset: Int, length: Int) -> OpaquePointer? {
         let retained = Unmanaged.passRetained(bytes).toOpaque()
         guard let response = MHD_create_response_from_buffer_with_free_callback_cls(
             length, bytes.base + offset, releaseSharedBytes, retained
-        ) else { fatalError("libmicrohttpd could not allocate a response") }
+        ) else {
+            releaseSharedBytes(retained)
+            return nil
+        }
         return response
     }
 
-    private static func makeBody(_ body: ResponseBody) -> OpaquePointer {
+    private static func makeBody(_ body: ResponseBody) -> OpaquePointer? {
         switch body {
         case .empty:
             return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
@@ -84,15 +98,21 @@ enum MHDResponses {
             precondition(offset >= 0 && length >= 0 && offset + length <= bytes.count, "a slice past its bytes")
             return makeShared(bytes, offset: offset, length: length)
         case .file(let region):
-            guard let response = MHD_create_response_from_fd_at_offset64(
-                region.length, region.descriptor, region.offset
-            ) else { fatalError("libmicrohttpd refused a file response of \(region.length) bytes") }
+            // libmicrohttpd closes the descriptor with the response it made; without one, it stays the owner's.
+            var response: OpaquePointer?
+            _ = region.file.handOver { descriptor in
+                response = MHD_create_response_from_fd_at_offset64(region.length, descriptor, region.offset)
+                return response != nil
+            }
             return response
         case .stream(let stream):
             let retained = Unmanaged.passRetained(stream).toOpaque()
             guard let response = MHD_create_response_from_callback(
                 stream.length ?? UInt64.max, 64 * 1024, readStream, retained, releaseStream
-            ) else { fatalError("libmicrohttpd could not allocate a stream response") }
+            ) else {
+                releaseStream(retained)
+                return nil
+            }
             return response
         }
     }

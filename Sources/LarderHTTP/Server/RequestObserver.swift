@@ -8,9 +8,16 @@ public protocol RequestObserver: AnyObject, Sendable {
 
     /// Told when a request is refused before any handler ran (SPEC §6), before `requestCompleted`.
     func requestRefused(_ reason: RefusalReason)
+
+    /// Told when libmicrohttpd could not allocate a request's answer, which went out as the 503
+    /// prepared at start (or, without even that, as a closed connection), before `requestCompleted`.
+    func responseAllocationFailed()
 }
 
 extension RequestObserver {
     /// By default, nothing.
     public func requestRefused(_ reason: RefusalReason) {}
+
+    /// By default, nothing.
+    public func responseAllocationFailed() {}
 }

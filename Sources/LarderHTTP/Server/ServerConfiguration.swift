@@ -24,6 +24,10 @@ public struct ServerConfiguration: Sendable {
     public var allowedHosts: HostAllowlist?
     /// On stop, how long requests in flight may take to finish before they are cut.
     public var drainTimeout: Duration = .seconds(5)
+    #if DEBUG
+    /// Debug builds' tests only: failures the server makes on purpose (`InjectedFaults`).
+    var faults = InjectedFaults()
+    #endif
 
     public init() {}
 }
