@@ -26,7 +26,7 @@ deps-epoll:
 ## build: release build of larder and sample-upstream, the Swift runtime linked statically as in the container
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib
-	@python3 scripts/check-swift-dependencies.py
+	@python3 scripts/check-pins.py
 
 ## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT); Ctrl-C stops both
 run: build
@@ -39,7 +39,7 @@ test: deps lint-docker
 	@python3 Tests/tools/check-manifest-imports.py
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 # Every Swift package at its pinned version (Package.swift's `exact:`, scripts/swift-dependencies.txt).
-	@python3 scripts/check-swift-dependencies.py
+	@python3 scripts/check-pins.py
 # The totals come from Swift Testing's JUnit XML (Tests/tools/test-totals.py), not the console; the old
 # file goes first, so a run that writes none cannot be counted with the last one's.
 	@set -o pipefail; rm -f .build/test-results*.xml; \
