@@ -47,12 +47,19 @@ def libmicrohttpd_problems():
     return []
 
 
+def manifest_problems():
+    """Each `.package` of Package.swift at an `exact:` version: a range would let a build next month differ."""
+    with open(os.path.join(ROOT, "Package.swift")) as manifest:
+        packages = re.findall(r"\.package\((url:[^)]*)\)", manifest.read())
+    return [f"Package.swift: {package} is not pinned with exact:" for package in packages if "exact:" not in package]
+
+
 def main():
     want, got = pinned(), resolved()
     problems = [f"{name}: pinned {want[name]}, resolved {got.get(name, 'nothing')}"
                 for name in sorted(want) if got.get(name) != want[name]]
     problems += [f"{name}: resolved {got[name]}, not pinned" for name in sorted(set(got) - set(want))]
-    problems += libmicrohttpd_problems()
+    problems += manifest_problems() + libmicrohttpd_problems()
     if problems:
         print("check-pins: the build's inputs differ from their pins (scripts/swift-dependencies.txt, scripts/libmicrohttpd.sh):", file=sys.stderr)
         for problem in problems:
