@@ -26,6 +26,10 @@ struct ControlRoutes {
             guard let fault = try? decoder.decode(Fault.self, from: Data(request.body)) else {
                 return HTTPError(.unprocessableContent, code: "bad_fault", message: "expected a fault as JSON").response
             }
+            // A bomb is built here, once per size, not when first served: building one takes the
+            // serving thread for a while (seconds in a debug build on a busy machine), and the other
+            // upstream on this server would time out behind it.
+            if let mebibytes = fault.gzipBombMib { _ = GzipBomb.bytes(mebibytes: Fault.clampedGzipBombMib(mebibytes)) }
             faults.add(fault)
             return json(fault)
         })

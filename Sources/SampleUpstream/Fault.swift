@@ -43,6 +43,11 @@ public struct Fault: Codable, Sendable, Equatable {
 
     /// The largest bomb served (about 27 MB compressed), so a typo cannot exhaust the test machine.
     public static let maxGzipBombMib = 4096
+
+    /// The size a bomb of `mebibytes` MiB is served at: within 0...maxGzipBombMib.
+    static func clampedGzipBombMib(_ mebibytes: Int) -> Int {
+        min(max(mebibytes, 0), maxGzipBombMib)
+    }
 }
 
 /// The faults in force; each request takes (and uses up) the first one matching its path.

@@ -66,7 +66,7 @@ struct FileRoutes {
 
     /// A small gzip body that inflates to `mebibytes` MiB of zeros.
     private func bomb(_ fault: Fault, mebibytes: Int) -> Response {
-        let size = min(max(mebibytes, 0), Fault.maxGzipBombMib)
+        let size = Fault.clampedGzipBombMib(mebibytes)
         let headers: HTTPHeaders = [
             "Content-Type": fault.contentType ?? "application/octet-stream",
             "Content-Encoding": "gzip",
