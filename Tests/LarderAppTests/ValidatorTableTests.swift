@@ -156,12 +156,12 @@ struct ValidatorTableTests {
         }
     }
 
-    /// A POST never answers 304 or 206, whatever validators it carries.
+    /// A POST never answers 304, 206 or 416, whatever validators it carries. Its status is not compared
+    /// with a plain POST's: a refresh's answer depends on what the one before it left running.
     private func checkPost(_ path: String, _ larder: TestLarder) async throws {
-        let plain = try await larder.post(path)
         let answer = try await larder.post(path, headers: [
             ("If-None-Match", #""x""#), ("If-Modified-Since", Self.future), ("Range", "bytes=0-0"), ("If-Range", #""x""#),
         ])
-        #expect(answer.status == plain.status && answer.header("Content-Range") == nil, "POST \(path)")
+        #expect(![304, 206, 416].contains(answer.status) && answer.header("Content-Range") == nil, "POST \(path): \(answer.status)")
     }
 }
