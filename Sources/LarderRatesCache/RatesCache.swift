@@ -55,6 +55,8 @@ public final class RatesCache: Sendable {
     let upstreams: RatesUpstreams
     /// Compares each new publication with the other upstreams; nil with one upstream (SPEC §4.12).
     let crossCheck: RatesCrossCheck?
+    /// Stored days after the bounds at start, served as soon as the bounds pass them (SPEC §4.11).
+    let heldOut: HeldOutDays
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9). Refreshes and cross-checks run as jobs of `background`.
@@ -75,8 +77,10 @@ public final class RatesCache: Sendable {
             ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
             : settings.upstream.format
         let today = BoundsClock(clock: clock, newestRecorded: try store.newestRecordedInstant())
-        let history = try Self.loadHistory(
+        let (history, later) = try Self.loadHistory(
             store, within: RateBounds(format: format, now: today.now), notAfter: clock.now, logger: logger)
+        let heldOut = HeldOutDays(later)
+        self.heldOut = heldOut
         // The newest day served, not the newest stored: a day outside the bounds wedges no schedule.
         var latest: RateSetRecord?
         if let newest = history.days.last?.date.description { latest = try store.rateSets(dates: [newest])[newest] }
@@ -118,6 +122,10 @@ public final class RatesCache: Sendable {
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,
             logger: logger
         ) { now in
+            // Before the contact, so a day the clock has passed is served even while the upstream is down.
+            if await Self.readmit(heldOut, format: format, today: today, store: store, into: published, logger: logger) {
+                calendar?.observe(latest: published.current?.set.date)
+            }
             let started = ContinuousClock.now
             let result = await sync.run(contactAt: now)
             events.refreshed(.rates, duration: ContinuousClock.now - started)
@@ -145,14 +153,15 @@ public final class RatesCache: Sendable {
     /// The newest day prepared for serving; nil while nothing is cached.
     var current: RatesSnapshot? { snapshot.current }
 
-    /// Every stored day's rendered object within `bounds`; days stored before objects were kept are
-    /// rendered and saved once. A day outside (an earlier Larder took any day, or the clock is wrong),
-    /// or not a date at all, stays on disk, left out with one log line naming it, and is served again
-    /// from the first start whose bounds hold it (SPEC §4.11). A `stored_at` after `notAfter` (the clock
-    /// went back since) is served as `notAfter`, so no `Last-Modified` comes after `Date` (RFC 9110 §8.8.2.1).
+    /// Every stored day's rendered object within `bounds`, and the days after them; days stored before
+    /// objects were kept are rendered and saved once. A day outside (an earlier Larder took any day, or
+    /// the clock is wrong), or not a date at all, stays on disk, left out with one log line naming it; a
+    /// day after the bounds comes back once they pass it (`readmit`), any other at the first start
+    /// whose bounds hold it (SPEC §4.11). A `stored_at` after `notAfter` (the clock went back since) is
+    /// served as `notAfter`, so no `Last-Modified` comes after `Date` (RFC 9110 §8.8.2.1).
     private static func loadHistory(
         _ store: Store, within bounds: RateBounds, notAfter now: Date, logger: Logger
-    ) throws(StoreError) -> RatesHistory {
+    ) throws(StoreError) -> (history: RatesHistory, later: [RateDate]) {
         var days = try store.rateDays()
         let outside = days.filter { RateDate($0.date).map(bounds.contains) != true }.map(\.date)
         if !outside.isEmpty {
@@ -173,10 +182,37 @@ public final class RatesCache: Sendable {
             }
             logger.info("rates: rendered \(rendered.count) stored day(s) once for the served history")
         }
-        return RatesHistory(days.compactMap { day in
+        let history = RatesHistory(days.compactMap { day in
             guard let date = RateDate(day.date), let object = day.ratesJSON else { return nil }
             return (date, day.base, min(day.storedAt, now), object)
         })
+        return (history, outside.compactMap(RateDate.init).filter { $0 > bounds.latest })
+    }
+
+    /// Serves the held-out days the bounds now hold, each with its own `stored_at` (never after the
+    /// clock), merged into the snapshot as a commit's days are; true when one came back. A day that
+    /// cannot be read stays held out.
+    private static func readmit(
+        _ heldOut: HeldOutDays, format: RatesFormat, today: BoundsClock, store: Store,
+        into published: Published<RatesSnapshot>, logger: Logger
+    ) async -> Bool {
+        guard !heldOut.isEmpty else { return false }
+        let due = heldOut.taken(within: RateBounds(format: format, now: today.now))
+        guard !due.isEmpty else { return false }
+        let dates = due.map(\.description)
+        let records: [String: RateSetRecord]
+        do {
+            records = try await store.blocking.run { () throws(StoreError) in try store.rateSets(dates: dates) }
+        } catch {
+            heldOut.putBack(due)
+            logger.warning("rates: cannot read the stored days the bounds now hold (\(error)); tried again at the next refresh")
+            return false
+        }
+        let notAfter = today.clock.now
+        let days = records.values.compactMap { record in RateSet(record).map { ($0, min(record.storedAt, notAfter)) } }
+        published.readmit(days)
+        logger.notice("rates: serving \(days.count) stored day(s) the bounds now hold: \(dates.joined(separator: ", "))")
+        return !days.isEmpty
     }
 }
 
@@ -189,13 +225,15 @@ extension RatesSnapshot {
     }
 
     /// The snapshot after a commit: the written days merged into the history (or replacing it whole).
-    static func after(_ applied: RatesSync.Applied, current: RatesSnapshot?, storedAt: Date) -> RatesSnapshot? {
-        let base = applied.replacedAll ? RatesHistory() : current?.history ?? RatesHistory()
-        let history = base.merging(applied.written, storedAt: storedAt)
+    static func after(
+        _ written: [RateSet], replacedAll: Bool = false, current: RatesSnapshot?, storedAt: Date
+    ) -> RatesSnapshot? {
+        let base = replacedAll ? RatesHistory() : current?.history ?? RatesHistory()
+        let history = base.merging(written, storedAt: storedAt)
         guard let newest = history.days.last else { return current }
         // The newest day with the feed's names: as written, as held, or (names lost) from the history.
-        let set = applied.written.first { $0.date == newest.date }
-            ?? current.flatMap { $0.set.date == newest.date && !applied.replacedAll ? $0.set : nil }
+        let set = written.first { $0.date == newest.date }
+            ?? current.flatMap { $0.set.date == newest.date && !replacedAll ? $0.set : nil }
             ?? history.set(at: history.count - 1)
         return set.map { RatesSnapshot(latest: $0, storedAt: newest.storedAt, history: history) }
     }
@@ -205,7 +243,19 @@ extension Published<RatesSnapshot> {
     /// Merges a commit's days into the served snapshot in one step: the one way the refresh and the
     /// cross-check write it, so neither drops a day or a correction the other published meanwhile.
     func merge(_ applied: RatesSync.Applied, storedAt: Date) {
-        update { current in RatesSnapshot.after(applied, current: current, storedAt: storedAt) }
+        update { current in
+            RatesSnapshot.after(applied.written, replacedAll: applied.replacedAll, current: current, storedAt: storedAt)
+        }
+    }
+
+    /// Merges stored days back in, each with its own `stored_at`, in the same one step.
+    func readmit(_ days: [(set: RateSet, storedAt: Date)]) {
+        let byStoredAt = Dictionary(grouping: days, by: \.storedAt)
+        update { current in
+            byStoredAt.reduce(current) { snapshot, group in
+                RatesSnapshot.after(group.value.map(\.set), current: snapshot, storedAt: group.key)
+            }
+        }
     }
 }
 

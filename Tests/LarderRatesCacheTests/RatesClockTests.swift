@@ -110,6 +110,37 @@ struct RatesClockTests {
         }
     }
 
+    /// A stored day after "today + 1" is held out at start, and served as soon as the clock passes it,
+    /// without a restart and without the upstream: the refresh attempt takes it back, a failed one too.
+    @Test func aHeldOutDayIsServedOnceTheClockPassesItWithoutARestart() async throws {
+        try await withRatesFeed(Self.feed(Self.stored)) { larder, upstream in
+            #expect(try await larder.get("/rates").json?["date"] as? String == "2026-11-20")
+            await larder.stop()
+            let ahead = "2027-01-25"  // ten days after the clock, and after every instant recorded
+            do {
+                let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
+                let item = try #require(try store.item(resource: RateSetRecord.resource, key: "feed"))
+                let real = try #require(try store.rateSets(dates: ["2026-11-20"])["2026-11-20"])
+                var later = real
+                later.date = ahead
+                var never = real
+                never.date = "9999-12-31"
+                try store.commitRates([later, never], item: item)
+            }
+            try await larder.start()
+            #expect(try await Self.servedDays(larder) == Self.stored)
+            #expect(try await larder.get("/rates").json?["date"] as? String == "2026-11-20")
+
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
+            larder.clock.advance(by: 9 * 86_400)  // 2027-01-24: "today + 1" reaches the 25th
+            _ = try await larder.request("POST", "/rates/refresh")
+            #expect(try await Self.servedDays(larder) == Self.stored + [ahead])
+            let latest = try await larder.get("/rates")
+            #expect(latest.json?["date"] as? String == ahead)
+            #expect(try await larder.get("/rates/9999-12-31").json?["date"] as? String == ahead)
+        }
+    }
+
     /// The upstream's `Date` (the sample upstream's real clock) against Larder's clock, set `offset` ahead.
     @Test(arguments: [(30 * 86_400.0, true), (3_600.0, false)])
     func aSkewedUpstreamDateShowsInStatusAndMetrics(_ offset: TimeInterval, _ shows: Bool) async throws {

@@ -33,7 +33,7 @@ struct SnapshotWritersTests {
     /// the refresh's merge until the correction is out.
     @Test func aRefreshMergingWhileACorrectionIsPublishedKeepsBoth() async throws {
         let published = Published(
-            RatesSnapshot.after(Self.applied([Self.day("2026-11-20", usd: "1.0800")]), current: nil, storedAt: Self.storedAt))
+            RatesSnapshot.after(Self.applied([Self.day("2026-11-20", usd: "1.0800")]).written, current: nil, storedAt: Self.storedAt))
         let refreshRead = Atomic<Bool>(false)
         let correctionOut = Atomic<Bool>(false)
         let merges = Atomic<Int>(0)
@@ -44,7 +44,7 @@ struct SnapshotWritersTests {
                     refreshRead.store(true, ordering: .releasing)
                     while !correctionOut.load(ordering: .acquiring) { usleep(1_000) }
                 }
-                return RatesSnapshot.after(newDay, current: current, storedAt: Self.storedAt)
+                return RatesSnapshot.after(newDay.written, current: current, storedAt: Self.storedAt)
             }
         }
         refresh.start()
