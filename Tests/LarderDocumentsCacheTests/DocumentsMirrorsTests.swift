@@ -145,6 +145,19 @@ struct DocumentsMirrorsTests {
         }
     }
 
+    /// One rule with the rates' (`UpstreamFailover.combined`): the first asked names the kind.
+    @Test func whenBothFailTheFirstAskedNamesTheKind() async throws {
+        try await withMirroredDocuments(sampleDocuments, upstreamTimeout: .seconds(1)) { larder, upstream in
+            #expect(try await larder.waitForSync())
+            try await upstream.fault(#"{"path":"/docs/index.json","delay_ms":3000}"#)
+            try await upstream.fault(#"{"path":"/mirror/index.json","status":404}"#)
+            #expect(try await larder.post("/documents/refresh").status != 200)
+            let error = larder.application?.documents?.refresher.status.lastError
+            #expect(error?.kind == .unreachable, "the primary's timeout, not the mirror's 404: \(String(describing: error))")
+            #expect(error?.message.hasPrefix("every upstream failed: ") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func anOlderIndexOnThePrimaryMovesToTheSecondary() async throws {
         try await withMirroredDocuments(sampleDocuments) { larder, upstream in
             #expect(try await larder.waitForSync())

@@ -1,6 +1,8 @@
 import Foundation
 import LarderApp
+import LarderFreshness
 import LarderRates
+import LarderRatesCache
 import LarderStore
 import LarderTesting
 import Testing
@@ -130,6 +132,11 @@ struct RatesClockTests {
             try await larder.start()
             #expect(try await Self.servedDays(larder) == Self.stored)
             #expect(try await larder.get("/rates").json?["date"] as? String == "2026-11-20")
+            // The start-up refresh ended: the POST below starts a refresh of its own, not joins that one.
+            #expect(try await eventually {
+                let refresher = larder.application?.rates?.refresher
+                return refresher?.status.lastAttempt != nil && refresher?.isRefreshing == false
+            })
 
             try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
             larder.clock.advance(by: 9 * 86_400)  // 2027-01-24: "today + 1" reaches the 25th

@@ -128,6 +128,21 @@ struct RatesFailoverTests {
         }
     }
 
+    /// One rule with the documents' (`UpstreamFailover.combined`): the first asked names the kind.
+    @Test func whenBothFailTheFirstAskedNamesTheKindAndEachReasonIsGiven() async throws {
+        try await withTwoUpstreams(upstreamTimeout: .seconds(1)) { larder, upstream in
+            try await upstream.fault(#"{"path":"\#(primaryPath)","delay_ms":3000}"#)
+            try await upstream.fault(#"{"path":"\#(secondaryPath)","status":503}"#)
+            guard case .failure(let error) = await larder.refreshRates() else {
+                Issue.record("the refresh did not fail")
+                return
+            }
+            #expect(error.kind == .unreachable, "the primary's, not the secondary's upstream-error: \(error)")
+            #expect(error.message.hasPrefix("every upstream failed: "), "\(error.message)")
+            #expect(error.message.contains(primaryPath) && error.message.contains(secondaryPath), "\(error.message)")
+        }
+    }
+
     @Test func theBreakerAsksADeadPrimaryOncePerWindowAndTakesItBackWhenItRecovers() async throws {
         try await withTwoUpstreams(before: { upstream in
             try await upstream.fault(#"{"path":"\#(primaryPath)","status":503}"#)

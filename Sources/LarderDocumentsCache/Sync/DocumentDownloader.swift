@@ -30,27 +30,23 @@ struct DocumentDownloader: Sendable {
         _ entry: DocumentEntryRecord, current: DocumentFileRecord?, conditional: Bool, now: Date
     ) async -> Result<StagedDownload, RefreshError> {
         let sources = upstreams.sources(for: entry.url, at: now)
-        var failures: [(label: String, error: RefreshError)] = []
-        for (position, source) in sources.enumerated() {
-            // A mirror's validators are not the listed upstream's: a fallback asks unconditionally.
-            let attempt = await download(
-                entry, from: source, current: current, conditional: conditional && position == 0, fallback: position > 0, now: now)
-            switch attempt {
-            case .success:
-                if position > 0 { logger.debug("documents: \(entry.name): served by \(source.label) after \(failures.count) failed") }
-                return attempt
-            case .failure(let error) where error.kind == .store:
-                return attempt
-            case .failure(let error):
-                failures.append((source.label, error))
+        // A document's failure moves no upstream's health: the index's fetch judges that.
+        let candidates = sources.map { UpstreamFailover.Candidate(label: $0.label, health: nil) }
+        let outcome: UpstreamFailover.Outcome<StagedDownload> = await UpstreamFailover(resource: "documents", logger: nil)
+            .ask(candidates, at: now) { position throws(RefreshError) in
+                // A mirror's validators are not the listed upstream's: a fallback asks unconditionally.
+                let staged = try await download(
+                    entry, from: sources[position], current: current, conditional: conditional && position == 0,
+                    fallback: position > 0, now: now
+                ).get()
+                if position > 0 { logger.debug("documents: \(entry.name): served by \(sources[position].label) after \(position) failed") }
+                return .delivered(staged, served: nil)
             }
+        switch outcome {
+        case .delivered(let staged, _): return .success(staged)
+        case .declined: return .failure(RefreshError(.invalidPayload, "\(entry.name): no upstream delivered"))
+        case .failed(let error): return .failure(RefreshError(error.kind, "\(entry.name): \(error.message)"))
         }
-        guard failures.count > 1 else {
-            return .failure(failures.first.map { RefreshError($0.error.kind, "\(entry.name): \($0.error.message)") }
-                ?? RefreshError(.store, "\(entry.name): no upstream to fetch it from"))
-        }
-        let reasons = failures.map { "\($0.label): \($0.error.message)" }.joined(separator: "; ")
-        return .failure(RefreshError(failures[0].error.kind, "\(entry.name): \(reasons)"))
     }
 
     /// One attempt from one upstream; a failure's message does not name the document. A `fallback`

@@ -65,67 +65,50 @@ struct DocumentsSync: Sendable {
     }
 
     /// How one upstream's answer for the index ended.
-    private enum IndexAnswer {
+    private enum IndexAnswer: Sendable {
         case notModified
         case accepted
-        /// Generated before the held index: replaces nothing (SPEC §4.3), and the next upstream is asked.
-        case older(RefreshError)
     }
 
     /// Fetches the index from the first healthy upstream, moving to the next on an error, a timeout,
-    /// a refused index or one older than the held one (SPEC §4.12); true on a 304 (or when every
-    /// answer was older than the held index). When none answers, throws the first one's error and
-    /// changes nothing.
+    /// a refused index or one older than the held one (SPEC §4.12, `UpstreamFailover`); true on a 304
+    /// (or when every answer was older than the held index). When none answers, throws the failover's
+    /// error and changes nothing.
     private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
         let store = store
         let item = try await store.blocking.run { () throws(StoreError) in
             try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
         }
-        var failures: [(upstream: Int, error: RefreshError)] = []
-        var older = false
-        for upstream in upstreams.order(at: now) {
-            let health = upstreams.health[upstream]
-            health.attempting(at: now)
-            let answer: IndexAnswer
+        let order = upstreams.order(at: now)
+        let failover = UpstreamFailover(resource: "documents", logger: logger)
+        let outcome: UpstreamFailover.Outcome<IndexAnswer> = await failover.ask(upstreams.pool.candidates(order), at: now) {
+            position throws(RefreshError) in
             do {
-                answer = try await fetchIndex(from: upstream, held: item, now: now, switching: switching)
-            } catch let error as RefreshError where error.kind != .store {
-                health.failed(at: now, error: error)
-                failures.append((upstream, error))
-                if upstreams.upstreams.count > 1 {
-                    logger.warning("documents: the index from \(upstreams.labels[upstream]) failed: \(error.message)")
-                }
-                continue
-            }
-            switch answer {
-            case .notModified:
-                health.succeeded(at: now, served: nil)
-                return true
-            case .accepted:
-                health.succeeded(at: now, served: state.indexUpdatedAt.map { "index generated \(RFC3339.string($0, milliseconds: false))" })
-                return false
-            case .older(let error):
-                health.failed(at: now, error: error)
-                older = true
+                return try await fetchIndex(from: order[position], held: item, now: now, switching: switching)
+            } catch {
+                throw (error as? RefreshError) ?? RefreshError(.store, "\(error)")
             }
         }
-        if older {
+        switch outcome {
+        case .delivered(let answer, _):
+            return answer == .notModified
+        case .declined:
             // Every answer was older than the held index: it stays, and the check counts as contact.
             try await store.blocking.run { () throws(StoreError) in
                 try store.touch(
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
             }
             return true
+        case .failed(let error):
+            throw error
         }
-        guard let first = failures.first else { throw RefreshError(.store, "the documents have no upstream") }
-        guard failures.count > 1 else { throw first.error }
-        let message = failures.map { "\(upstreams.labels[$0.upstream]): \($0.error.message)" }.joined(separator: "; ")
-        throw RefreshError(first.error.kind, message)
     }
 
     /// Fetches the index from one upstream (conditionally when the held index came from it), reading
     /// it as it streams in, and commits it when it is taken. A refused index throws and changes nothing.
-    private func fetchIndex(from index: Int, held item: ItemRecord?, now: Date, switching: Bool) async throws -> IndexAnswer {
+    private func fetchIndex(
+        from index: Int, held item: ItemRecord?, now: Date, switching: Bool
+    ) async throws -> UpstreamFailover.Answer<IndexAnswer> {
         let upstream = upstreams.upstreams[index]
         let label = upstreams.labels[index]
         let store = store
@@ -171,7 +154,7 @@ struct DocumentsSync: Sendable {
                     resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
                     etag: sent.etag, lastModified: sent.lastModified)
             }
-            return .notModified
+            return .delivered(.notModified, served: nil)
         case .streamed(let body):
             events.upstreamFetch(.documents, upstream: label, outcome: .fetched)
             // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3),
@@ -182,7 +165,7 @@ struct DocumentsSync: Sendable {
                 await intake.discard()
                 events.regressionRefused(.documents)
                 logger.warning("documents: refused an index from \(label) generated at \(generated), older than the held one (\(held))")
-                return .older(RefreshError(
+                return .declined(RefreshError(
                     .invalidPayload, "index: generated at \(RFC3339.string(generated, milliseconds: false)), older than the held one (\(RFC3339.string(held, milliseconds: false)))"))
             }
             let updatedAt = generatedAt ?? now
@@ -196,7 +179,7 @@ struct DocumentsSync: Sendable {
             upstreams.indexSource = index
             state.setIndex(updatedAt: updatedAt, storedAt: now)
             if switching { upstreamSwitch.completed() }
-            return .accepted
+            return .delivered(.accepted, served: "index generated \(RFC3339.string(updatedAt, milliseconds: false))")
         }
     }
 

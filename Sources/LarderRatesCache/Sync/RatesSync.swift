@@ -39,35 +39,30 @@ struct RatesSync: Sendable {
     let events: any CacheEvents
     let logger: Logger
 
-    /// Asks the upstreams `UpstreamOrder` names, in turn, until one delivers; when all fail, the
-    /// refresh fails with the only error (one upstream, as before) or one naming each.
+    /// Asks the upstreams in order of health until one delivers (`UpstreamFailover`, the documents' rule too).
     func run(contactAt now: Date) async -> Result<Applied, RefreshError> {
-        var failures: [(label: String, error: RefreshError)] = []
         let order = UpstreamOrder.indices(upstreams.health, at: now)
-        for (position, index) in order.enumerated() {
-            let health = upstreams.health[index]
-            health.attempting(at: now)
+        let failover = UpstreamFailover(resource: "rates", logger: logger)
+        let outcome: UpstreamFailover.Outcome<Applied> = await failover.ask(upstreams.pool.candidates(order), at: now) {
+            position throws(RefreshError) in
+            let index = order[position]
             do {
                 var applied = try await attempt(index).run(now)
                 applied.servedBy = index
-                health.succeeded(at: now, served: applied.served)
-                upstreams.tookValidators(from: index)
-                return .success(applied)
+                return .delivered(applied, served: applied.served)
             } catch {
-                let failure = (error as? RefreshError) ?? RefreshError(.store, "\(error)")
-                // Larder's own store failing is no upstream's fault: the refresh stops, no health moves.
-                if failure.kind == .store { return .failure(failure) }
-                health.failed(at: now, error: failure)
-                failures.append((upstreams.labels[index], failure))
-                if position + 1 < order.count {
-                    logger.warning("rates: upstream \(upstreams.labels[index]) failed (\(failure.message)); asking the next")
-                }
+                throw (error as? RefreshError) ?? RefreshError(.store, "\(error)")
             }
         }
-        guard let last = failures.last else { return .failure(RefreshError(.unreachable, "no upstream to ask")) }
-        guard failures.count > 1 else { return .failure(last.error) }
-        let each = failures.map { "\($0.label): \($0.error.message)" }.joined(separator: "; ")
-        return .failure(RefreshError(last.error.kind, "every upstream failed: \(each)"))
+        switch outcome {
+        case .delivered(let applied, _):
+            upstreams.tookValidators(from: applied.servedBy)
+            return .success(applied)
+        case .declined:
+            return .failure(RefreshError(.invalidPayload, "no upstream delivered"))
+        case .failed(let error):
+            return .failure(error)
+        }
     }
 
     private func attempt(_ index: Int) -> RatesUpstreamAttempt {

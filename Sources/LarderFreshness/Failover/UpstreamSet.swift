@@ -1,5 +1,4 @@
 public import Foundation
-public import LarderFreshness
 import Synchronization
 
 /// A resource's upstreams as refreshes see them (SPEC §4.12), whatever the resource: each one's name
@@ -28,6 +27,11 @@ public final class UpstreamSet: Sendable {
     /// The upstreams to ask at `now`, in order.
     public func order(at now: Date) -> [Int] {
         UpstreamOrder.indices(health, at: now)
+    }
+
+    /// The failover's candidates for upstreams `indices`, each with its health.
+    public func candidates(_ indices: [Int]) -> [UpstreamFailover.Candidate] {
+        indices.map { UpstreamFailover.Candidate(label: labels[$0], health: health[$0]) }
     }
 
     /// What `/status` and the page show of each upstream at `now`.

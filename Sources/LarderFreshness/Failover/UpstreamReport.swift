@@ -1,5 +1,3 @@
-public import LarderFreshness
-
 /// One upstream of a resource as `/status`, `/metrics` and the status page show it.
 public struct UpstreamReport: Sendable, Equatable {
     public var label: String
