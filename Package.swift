@@ -12,7 +12,7 @@ let package = Package(
         .library(name: "LarderFuzzing", targets: ["LarderFuzzing"]),
     ],
     // Exact versions, so a build next month links the same code; the packages these bring are pinned in
-    // scripts/swift-dependencies.txt and checked by `make build` and `make test`.
+    // tools/deps/swift-dependencies.txt and checked by `make build` and `make test`.
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
@@ -32,7 +32,7 @@ let package = Package(
     ],
     targets: [
         // libmicrohttpd, found through pkg-config: `make deps` puts its static build (1.0.10-1, pinned with its
-        // source's sums in scripts/libmicrohttpd.sh) first on PKG_CONFIG_PATH; a plain `swift build` takes the system's (Debian 12's libmicrohttpd-dev is
+        // source's sums in tools/deps/libmicrohttpd.sh) first on PKG_CONFIG_PATH; a plain `swift build` takes the system's (Debian 12's libmicrohttpd-dev is
         // 0.9.75, and `larder --version` says so). shim.h wraps the variadic calls Swift cannot import.
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -172,7 +172,7 @@ let package = Package(
             resources: [
                 .embedInCode("StatusPage/Resources/page.js"),
                 .embedInCode("StatusPage/Resources/page.css"),
-                // The dialects' OpenAPI documents, generated from openapi.yaml (scripts/dialect-openapi.py).
+                // The dialects' OpenAPI documents, generated from openapi.yaml (tools/generate/dialect-openapi.py).
                 .embedInCode("Dialects/Resources/v1-openapi.json"),
                 .embedInCode("Dialects/Resources/v2-openapi.json"),
             ]
@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(name: "LarderHTTPTests", dependencies: ["LarderHTTP", "LarderTesting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LarderConfigTests",
-            dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", "LarderHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LarderConfig", "LarderRates", "LarderDocuments", "LarderHTTP", "LarderTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SampleUpstreamTests", dependencies: ["LarderHTTP", "LarderRates", "LarderTesting"]),
         .testTarget(
@@ -251,7 +251,7 @@ let package = Package(
         .testTarget(name: "LarderFreshnessTests", dependencies: ["LarderFreshness", "LarderTesting"]),
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTesting"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
-        .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
+        .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderTesting"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing", "LarderTesting"]),
         .testTarget(
             name: "LarderRatesCacheTests",

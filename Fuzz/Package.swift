@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 // The libFuzzer build of Larder's fuzz targets (Sources/LarderFuzzing), kept out of the main package
 // so `swift build` and `make test` never build it: `make fuzz` builds this with
-// `-sanitize=fuzzer,address` (Fuzz/run.py) and runs one process per target.
+// `-sanitize=fuzzer,address` (tools/fuzz/run.py) and runs one process per target.
 import Foundation
 import PackageDescription
 

@@ -23,7 +23,7 @@
 // were edge-triggered events already consumed, so only some unrelated new event (or a timeout)
 // wakes it. `burst 128` stalls every time; 127 and 129 never do; `ext` never does, because there
 // MHD_epoll is called with a zero timeout and the blocking wait is ours. With the patch that
-// scripts/libmicrohttpd.sh applies (scripts/libmicrohttpd-epoll-timeout.patch: a zero timeout for
+// tools/deps/libmicrohttpd.sh applies (tools/deps/libmicrohttpd-epoll-timeout.patch: a zero timeout for
 // every epoll_wait after the first), `epoll burst 128` answers as promptly as the others; `make
 // epoll-churn` checks that (docs/libmicrohttpd-epoll-patch.md).
 //

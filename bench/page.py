@@ -5,7 +5,7 @@ If-None-Match and ticks its ages every second), the two alternating in each roun
 side and as the ratio of the medians. The Larder holds what makes the page heaviest here: the whole
 generated ECB history (a chart of every stored day) and 1,001 documents (a table of 500 rows).
 
-Needs Debian's chromium and chromium-driver, and Selenium (Tests/requirements.txt), as `make test`'s
+Needs Debian's chromium and chromium-driver, and Selenium (tools/requirements.txt), as `make test`'s
 browser test does. Environment: BENCH_PAGE_POLL (seconds between the tab's extra page loads on top of
 its own polling; default 0: none, the tab as a person leaves it)."""
 import json
@@ -63,7 +63,7 @@ def run(port, pids, wrk, connections, rounds):
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
         sys.exit("bench: the page scenario needs Debian's chromium: apt-get install -y chromium chromium-driver")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    subprocess.run([sys.executable, os.path.join(root, "Tests/tools/python-tools.py")], check=True)
+    subprocess.run([sys.executable, os.path.join(root, "tools/check/python-tools.py")], check=True)
     page = f"http://127.0.0.1:{port}/"
     with urllib.request.urlopen(page, timeout=60) as answer:
         size = len(answer.read())

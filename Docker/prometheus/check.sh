@@ -2,12 +2,12 @@
 # Larder's Prometheus files checked with Prometheus's own tool: `promtool check rules` on the alerting
 # rules, `promtool test rules` on their unit tests (every alert fired and cleared), and `promtool check
 # config` on the Prometheus configuration that loads them. Runs from any working directory.
-# Run by `make test`. promtool comes with Debian's `prometheus` package (Tests/tools/promtool.sh installs it
+# Run by `make test`. promtool comes with Debian's `prometheus` package (tools/check/promtool.sh installs it
 # when missing and run as root; otherwise it prints the apt-get command and the check fails).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-bash Tests/tools/promtool.sh
+bash tools/check/promtool.sh
 
 promtool check rules Docker/prometheus/larder-alerts.yaml
 # rule_files in the test file and in the configuration are relative to their own directory.

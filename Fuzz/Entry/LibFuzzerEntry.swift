@@ -2,7 +2,7 @@ import FuzzDriver
 import Glibc
 import LarderFuzzing
 
-/// The target this process fuzzes, named by `LARDER_FUZZ_TARGET` (Fuzz/run.py sets it).
+/// The target this process fuzzes, named by `LARDER_FUZZ_TARGET` (tools/fuzz/run.py sets it).
 private let target: FuzzTarget = {
     let name = getenv("LARDER_FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let target = FuzzTarget.named(name) else {

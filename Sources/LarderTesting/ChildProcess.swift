@@ -154,8 +154,7 @@ public final class ChildProcess: Sendable {
         var folders = [testBinary.deletingLastPathComponent()]
         // xctest bundles on some platforms nest the binary a few levels down.
         folders.append(folders[0].deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        folders.append(packageRoot.appendingPathComponent(".build/debug"))
+        folders.append(repositoryRoot.appendingPathComponent(".build/debug"))
         for folder in folders {
             let candidate = folder.appendingPathComponent(binary)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -165,8 +164,7 @@ public final class ChildProcess: Sendable {
 
     /// The repository's own `Examples/upstream` folder.
     public static var examplesUpstream: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/upstream")
+        repositoryRoot.appendingPathComponent("Examples/upstream")
     }
 }
 

@@ -7,10 +7,9 @@ import Testing
 /// every fuzz target, with the same property checks `make fuzz` runs, so a fixed bug stays fixed.
 @Suite("Fuzz corpus and reproducers")
 struct CorpusReplayTests {
-    static let fuzz = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appending(path: "Fuzz")
+    static let fuzz = repositoryRoot.appending(path: "Fuzz")
     /// The shared real-upstream fixtures, not part of the repository and maybe absent.
-    static let fixtures = fuzz.appending(path: "../../shared/fixtures/rates").standardized
+    static let fixtures = sharedFixtures("rates")
 
     /// Every input file: corpus, reproducers and, when present, the shared fixtures.
     static let inputs: [URL] = {

@@ -1,13 +1,13 @@
 import Foundation
 import LarderConfig
+import LarderTesting
 import Testing
 
 /// `LarderVersion.current` is the one source of the version; the files a release ships beside the
 /// binary (image tags and label, the OpenAPI contract, the READMEs' examples) must say the same.
 @Suite("Version: the repository's files name LarderVersion.current")
 struct VersionAgreementTests {
-    static let root = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
 
     @Test(arguments: ["Docker/Dockerfile", "Docker/compose.yaml", "Docker/kubernetes.yaml", "Docker/README.md", "README.md", "docs/configuration.md"])
     func namesTheCurrentVersion(path: String) throws {

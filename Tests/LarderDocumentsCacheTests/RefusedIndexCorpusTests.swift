@@ -8,8 +8,7 @@ import Testing
 /// and changes nothing it lists or serves.
 @Suite("Refused indexes from the fuzz corpus", .serialized)
 struct RefusedIndexCorpusTests {
-    static let fuzz = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appending(path: "Fuzz")
+    static let fuzz = repositoryRoot.appending(path: "Fuzz")
 
     /// Index bodies from the corpus and reproducers of both index targets that the parser refuses.
     static func refusedIndexes() -> [(file: String, body: [UInt8])] {

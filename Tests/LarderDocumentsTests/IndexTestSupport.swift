@@ -1,5 +1,6 @@
 import Foundation
 import LarderDocuments
+import LarderTesting
 import Testing
 
 /// The index URL every test resolves against, in a folder so relative references have something to climb.
@@ -7,9 +8,7 @@ let indexURL = URL(string: "https://up.example.com/docs/v1/index.json")!
 
 /// The repository's sample upstream, found from this file so tests run from any working directory.
 enum Examples {
-    static let documents = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: "Examples/upstream/documents")
+    static let documents = repositoryRoot.appending(path: "Examples/upstream/documents")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: documents.appending(path: name)))

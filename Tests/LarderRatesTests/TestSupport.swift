@@ -1,15 +1,13 @@
 import Foundation
 import LarderRates
+import LarderTesting
 import Testing
 
 /// Where the test inputs live, found from this file so the tests run from any working directory.
 enum Paths {
-    /// The package root: this file is `Tests/LarderRatesTests/TestSupport.swift`.
-    static let packageRoot = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The shared real-upstream fixtures, which are not part of the repository and may be absent.
-    static let fixtures = packageRoot.appending(path: "../shared/fixtures/rates").standardized
-    static let examples = packageRoot.appending(path: "Examples/upstream/rates")
+    static let fixtures = sharedFixtures("rates")
+    static let examples = repositoryRoot.appending(path: "Examples/upstream/rates")
 
     static var haveFixtures: Bool {
         FileManager.default.fileExists(atPath: fixtures.appending(path: "README.md").path)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The status page in a real browser, run by `make test` after the contract check: Debian's chromium,
-headless, driven by Selenium (pinned in Tests/requirements.txt) through Debian's chromium-driver, against
+headless, driven by Selenium (pinned in tools/requirements.txt) through Debian's chromium-driver, against
 the debug Larder mirroring the sample upstream (Examples/upstream), both on loopback ports, with an
 admin token.
 
@@ -363,7 +363,7 @@ def check_without_script(driver):
 
 def main():
     browser_packages()
-    if subprocess.run([sys.executable, str(ROOT / "Tests/tools/python-tools.py")]).returncode != 0:
+    if subprocess.run([sys.executable, str(ROOT / "tools/check/python-tools.py")]).returncode != 0:
         sys.exit("status page: the pinned Python tools could not be installed")
     binaries = Path(os.environ.get("BIN") or subprocess.run(
         ["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip())

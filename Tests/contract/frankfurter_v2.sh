@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PORT=${1:?usage: frankfurter_v2.sh PORT}
 DOCUMENT=../shared/reference/frankfurter/v2-openapi.json
-schemathesis=$(python3 Tests/tools/python-tools.py --which schemathesis)
+schemathesis=$(python3 tools/check/python-tools.py --which schemathesis)
 
 if [ -f "$DOCUMENT" ]; then
     # Frankfurter's document is the judge: every path it lists, its schemas and statuses. Not

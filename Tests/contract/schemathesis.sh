@@ -13,10 +13,10 @@ UPSTREAM_PORT=${CONTRACT_UPSTREAM_PORT:-18481}
 CACHE=$(mktemp -d /tmp/larder-contract.XXXXXX)
 
 # schemathesis, openapi-spec-validator and a real Frankfurter client (the drop-in promise is checked with
-# what people use), pinned in Tests/requirements.txt.
-python3 Tests/tools/python-tools.py
-schemathesis=$(python3 Tests/tools/python-tools.py --which schemathesis)
-bash Tests/tools/promtool.sh
+# what people use), pinned in tools/requirements.txt.
+python3 tools/check/python-tools.py
+schemathesis=$(python3 tools/check/python-tools.py --which schemathesis)
+bash tools/check/promtool.sh
 
 python3 - <<'PY'
 import yaml

@@ -3,7 +3,7 @@ import LarderServing
 
 /// Frankfurter's index answers: `/v1` (and `/v1/`) as Frankfurter's v1 root, the OpenAPI documents of
 /// the dialects at `/v1/openapi.json` and `/v2/openapi.json` (generated from openapi.yaml by
-/// scripts/dialect-openapi.py, embedded at build time), and Frankfurter's 404 for any other path
+/// tools/generate/dialect-openapi.py, embedded at build time), and Frankfurter's 404 for any other path
 /// under `/v1`. The root index at `/` is the status page's route's (`StatusPageRoutes`).
 struct DialectRoutes: Sendable {
     let cors: CORSPolicy

@@ -1,6 +1,6 @@
 /// A currency of ISO 4217 (and the few others Frankfurter names), from the Ruby money gem's table.
 ///
-/// The table is generated into `ISOCurrency+Table.swift` by `scripts/generate-currencies.py`, so the
+/// The table is generated into `ISOCurrency+Table.swift` by `tools/generate/generate-currencies.py`, so the
 /// names Larder answers are the ones Frankfurter answers, on every route and on the status page.
 public struct ISOCurrency: Sendable, Hashable {
     /// The ISO 4217 code, upper case: `USD`.

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "Fuzz"
 SCRATCH = ROOT / ".build" / "fuzz"
 FIXTURES = ROOT.parent / "shared" / "fixtures"

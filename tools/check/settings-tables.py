@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The settings tables of the Markdown files, written from the code's one table of settings.
 
-    python3 Tests/tools/settings-tables.py --write BIN   # `make docs`: rewrite every table from BIN/larder
-    python3 Tests/tools/settings-tables.py --check BIN   # `make test`: fail when a committed table differs
+    python3 tools/check/settings-tables.py --write BIN   # `make docs`: rewrite every table from BIN/larder
+    python3 tools/check/settings-tables.py --check BIN   # `make test`: fail when a committed table differs
 
 A table sits between `<!-- settings: NAMES -->` and `<!-- /settings -->`, NAMES being flag names without
 the dashes, in the table's order, or `all`; anything in parentheses is a note to the reader. Its rows

@@ -2,7 +2,7 @@
 """The README's tour, run (`make test`): every command of a block marked `<!-- tour … -->` prints
 exactly what the README shows under it.
 
-    python3 Tests/tools/check-readme-tour.py [BIN]   # BIN: where larder and sample-upstream are (swift build's)
+    python3 tools/check/check-readme-tour.py [BIN]   # BIN: where larder and sample-upstream are (swift build's)
 
 It starts the real `sample-upstream` on Examples/upstream and `larder serve` in front of it, as `make run`
 does (Examples/run.sh), on free ports and a fresh cache, waits for /ready, then runs each `$ ` line of

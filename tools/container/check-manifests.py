@@ -9,9 +9,9 @@ from pathlib import Path
 
 import yaml
 
-import dockerfile  # Docker/dockerfile.py, beside this script
+import dockerfile  # tools/container/dockerfile.py, beside this script
 
-DOCKER = Path(__file__).resolve().parent
+DOCKER = Path(__file__).resolve().parents[2] / "Docker"
 problems = []
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes the OpenAPI document of each Frankfurter dialect Larder serves, from openapi.yaml, so there
-is one source (`make docs`; `make test` fails while a committed file differs, Tests/tools/check-generated.py).
+is one source (`make docs`; `make test` fails while a committed file differs, tools/check/check-generated.py).
 
-    python3 scripts/dialect-openapi.py --write   # Sources/LarderApp/Dialects/Resources/v1-openapi.json, v2-…
-    python3 scripts/dialect-openapi.py --print v1
+    python3 tools/generate/dialect-openapi.py --write   # Sources/LarderApp/Dialects/Resources/v1-openapi.json, v2-…
+    python3 tools/generate/dialect-openapi.py --print v1
 
 A dialect's document holds openapi.yaml's paths under its prefix (`/v1/latest` becomes `/latest`, `/v1`
 itself `/`), its server `/v1`, and only the components those paths reach. The binary serves the files
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RESOURCES = ROOT / "Sources/LarderApp/Dialects/Resources"
 DIALECTS = {
     "v1": "Frankfurter v1 (frozen): latest, historical and time-series rates and the currency names.",
@@ -56,7 +56,7 @@ def document(source, dialect):
     info.pop("summary", None)
     info["description"] = (
         f"{DIALECTS[dialect]} The part of Larder's contract (openapi.yaml) served under `{prefix}`, "
-        "generated from it by scripts/dialect-openapi.py."
+        "generated from it by tools/generate/dialect-openapi.py."
     )
     result = {
         "openapi": source["openapi"],

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Generated sources are what their generators print (`make test`).
 
-- Sources/LarderRates/Model/ISOCurrency+Table.swift against scripts/generate-currencies.py over the money
+- Sources/LarderRates/Model/ISOCurrency+Table.swift against tools/generate/generate-currencies.py over the money
   gem's table in ../shared/reference/frankfurter (skipped, and said so, when that table is absent: the
   committed file is the repository's copy, the table only its origin).
 - Sources/LarderApp/Dialects/Resources/v1-openapi.json and v2-openapi.json against
-  scripts/dialect-openapi.py over openapi.yaml (`make docs` writes them), each a valid OpenAPI 3.1 document.
+  tools/generate/dialect-openapi.py over openapi.yaml (`make docs` writes them), each a valid OpenAPI 3.1 document.
 
 Prints one line per file; exits 1 when any differs, with the command that writes it again."""
 import subprocess
@@ -29,21 +29,21 @@ def check(target, command, write_hint):
 
 
 def main():
-    if subprocess.run([sys.executable, str(ROOT / "Tests/tools/python-tools.py")]).returncode != 0:
+    if subprocess.run([sys.executable, str(ROOT / "tools/check/python-tools.py")]).returncode != 0:
         return 1
     ok = True
     currencies = "Sources/LarderRates/Model/ISOCurrency+Table.swift"
     if CURRENCY_TABLE.exists():
         ok &= check(
             currencies,
-            [sys.executable, "scripts/generate-currencies.py", str(CURRENCY_TABLE)],
-            f"python3 scripts/generate-currencies.py {CURRENCY_TABLE} > {currencies}",
+            [sys.executable, "tools/generate/generate-currencies.py", str(CURRENCY_TABLE)],
+            f"python3 tools/generate/generate-currencies.py {CURRENCY_TABLE} > {currencies}",
         )
     else:
         print(f"{currencies}: not checked ({CURRENCY_TABLE} is absent)")
     for dialect in ("v1", "v2"):
         target = f"Sources/LarderApp/Dialects/Resources/{dialect}-openapi.json"
-        ok &= check(target, [sys.executable, "scripts/dialect-openapi.py", "--print", dialect], "make docs")
+        ok &= check(target, [sys.executable, "tools/generate/dialect-openapi.py", "--print", dialect], "make docs")
         ok &= valid_openapi(target)
     return 0 if ok else 1
 

@@ -5,7 +5,7 @@
 # never used: a build next month links the same bytes as one today. A stamp in PREFIX says what it holds:
 # a later run with the same stamp does nothing and prints nothing.
 #
-#   scripts/libmicrohttpd.sh [PREFIX [PATCH...]]   PREFIX defaults to .build/libmicrohttpd; PATCHES to
+#   tools/deps/libmicrohttpd.sh [PREFIX [PATCH...]]   PREFIX defaults to .build/libmicrohttpd; PATCHES to
 #                                                  the ones Larder needs (below)
 #
 # Needs root to install what is missing (pkg-config; to build: gcc, make, patch, dpkg-dev, debian-keyring);
@@ -38,16 +38,20 @@ CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --w
 if [ $# -gt 1 ]; then
     PATCHES=("${@:2}")
 else
-    PATCHES=(scripts/libmicrohttpd-sendfile-chunk.patch)
+    PATCHES=(tools/deps/libmicrohttpd-sendfile-chunk.patch)
 fi
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 prefix=$(realpath -m "${1:-.build/libmicrohttpd}")
 stamp="$prefix/larder.stamp"
 # What a reusable build must match: the pinned version and sums, the flags, the prefix (the .pc file names it) and the
-# patches' contents, so a build made before a patch was added or changed is made again.
-patches_key=$(sha256sum "${PATCHES[@]}" | awk '{printf "%s %s; ", $2, $1}')
+# patches' changes (each one's hunks, from its first `--- a/`, by file name: its description or folder may change),
+# so a build made before a patch was added or changed is made again.
+patches_key=""
+for patch in "${PATCHES[@]}"; do
+    patches_key+="$(basename "$patch") $(sed -n '/^--- a\//,$p' "$patch" | sha256sum | cut -c1-64); "
+done
 sums_key=$(printf '%s\n' "${SHA256[@]}" | sha256sum | cut -c1-16)
 key="libmicrohttpd $VERSION (sums $sums_key); prefix $prefix; configure ${CONFIGURE[*]}; patches ${patches_key%; }"
 
@@ -115,7 +119,7 @@ upstream=${upstream%-*}
 offered=$(apt-cache "${apt_options[@]}" showsrc --only-source libmicrohttpd 2>/dev/null | sed -n 's/^Version: //p' | sort -u | paste -sd ' ')
 case " $offered " in
     *" $VERSION "*) ;;
-    *) fail "the pinned source, libmicrohttpd $VERSION, is no longer in Debian's $SUITES (offered: ${offered:-none}). Move the pin in scripts/libmicrohttpd.sh (VERSION and the SHA256 of each file, from the new .dsc) to a version at least as new, after reading its changelog, then run make deps again (docs/architecture.md#libmicrohttpd-1010)" ;;
+    *) fail "the pinned source, libmicrohttpd $VERSION, is no longer in Debian's $SUITES (offered: ${offered:-none}). Move the pin in tools/deps/libmicrohttpd.sh (VERSION and the SHA256 of each file, from the new .dsc) to a version at least as new, after reading its changelog, then run make deps again (docs/architecture.md#libmicrohttpd-1010)" ;;
 esac
 
 cd "$work/source"
@@ -125,7 +129,7 @@ apt-get "${apt_options[@]}" -qq source --download-only "libmicrohttpd=$version" 
 # Every file apt brought is one of the pinned, with the pinned sum, before anything reads it.
 printf '%s\n' "${SHA256[@]}" >"$work/pinned.sha256"
 sha256sum --check --strict --quiet "$work/pinned.sha256" >"$work/sums.log" 2>&1 \
-    || { cat "$work/sums.log" >&2; fail "the downloaded source of libmicrohttpd $VERSION does not match the sums pinned in scripts/libmicrohttpd.sh"; }
+    || { cat "$work/sums.log" >&2; fail "the downloaded source of libmicrohttpd $VERSION does not match the sums pinned in tools/deps/libmicrohttpd.sh"; }
 for file in *; do
     [ -d "$file" ] || grep -q "  $file\$" "$work/pinned.sha256" || fail "apt brought $file, which is not pinned"
 done

