@@ -52,6 +52,7 @@ def with_bin(*argv):
 STAGES = [
     ("container files (hadolint, compose, Kubernetes)", command("bash", "tools/container/lint.sh"), False, False),
     ("manifest imports", command(sys.executable, "tools/check/check-manifest-imports.py"), True, True),
+    ("module graph", command(sys.executable, "tools/check/check-module-graph.py"), True, True),
     ("build", command("swift", "build", "--build-tests", "--explicit-target-dependency-import-check", "error"), True, True),
     ("pins", command(sys.executable, "tools/deps/check-pins.py"), True, True),
     ("swift tests", swift_tests, True, False),
