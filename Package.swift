@@ -216,7 +216,7 @@ let package = Package(
         .target(
             name: "LarderTesting",
             dependencies: [
-                "LarderApp", "LarderConfig", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderUpstream", "SampleUpstream",
+                "LarderApp", "LarderConfig", "LarderDocumentsCache", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderUpstream", "SampleUpstream",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -39,10 +39,12 @@ public struct LarderApplication: Sendable {
     /// Opens the store and loads what it holds, so the first request is served from disk.
     ///
     /// `clock` drives every freshness decision (tests pass a `ManualClock`); `upstreamLimits` bound
-    /// every upstream request. `onListening` receives the bound host and the real port (SPEC §2).
+    /// every upstream request; `commitObserver` is told of each commit of downloaded documents (tests
+    /// pass one; Larder none). `onListening` receives the bound host and the real port (SPEC §2).
     public init(
         configuration: Configuration, logger: Logger,
         clock: any FreshnessClock = SystemClock(), upstreamLimits: UpstreamLimits = .init(),
+        commitObserver: (any CommitObserver)? = nil,
         onListening: (@Sendable (_ host: String, _ port: Int) -> Void)? = nil
     ) throws {
         self.configuration = configuration
@@ -88,7 +90,8 @@ public struct LarderApplication: Sendable {
             documents = try DocumentsCache(
                 settings, store: store,
                 directory: (configuration.cacheDirectory as NSString).appendingPathComponent("documents"),
-                client: client, clock: clock, events: metrics, background: background, logger: logger)
+                client: client, clock: clock, events: metrics, background: background, commitObserver: commitObserver,
+                logger: logger)
         } else {
             documents = nil
         }

@@ -55,7 +55,7 @@ public final class DocumentsCache: Sendable {
     public init(
         _ settings: Settings, store: Store, directory: String,
         client: any UpstreamTransport, clock: any FreshnessClock, events: any CacheEvents,
-        background: BackgroundWork = .standalone, logger: Logger
+        background: BackgroundWork = .standalone, commitObserver: (any CommitObserver)? = nil, logger: Logger
     ) throws {
         let upstream = settings.upstream
         let upstreams = DocumentUpstreams(upstream)
@@ -84,7 +84,7 @@ public final class DocumentsCache: Sendable {
             mirror: mirror, client: client, upstreams: upstreams, maxBytes: settings.documentMaxBytes, events: events, logger: logger)
         let downloads = DocumentDownloads(
             downloader: downloader, state: state,
-            commits: GroupCommit(mirror: mirror, store: store, state: state, logger: logger),
+            commits: GroupCommit(mirror: mirror, store: store, state: state, observer: commitObserver, logger: logger),
             progress: progress, logger: logger, flight: SingleFlight(background: background))
         self.downloads = downloads
         let sweep = MirrorSweep(mirror: mirror, store: store, state: state, logger: logger)

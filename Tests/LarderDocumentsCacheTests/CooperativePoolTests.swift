@@ -5,14 +5,18 @@ import LarderTesting
 import Synchronization
 import Testing
 
-/// A disk slow to sync, as the documents' commits see it: every commit waits at the gate until it
-/// opens (or `limit` passes, so a regression fails the test instead of hanging the run).
-private final class SlowDisk: Sendable {
+/// A disk slow to sync, as the documents' commits see it once armed: every commit waits at the gate
+/// until it opens (or `limit` passes, so a regression fails the test instead of hanging the run).
+private final class SlowDisk: CommitObserver {
     let stalled = Atomic<Int>(0)
+    private let armed = Atomic<Bool>(false)
     private let open = Atomic<Bool>(false)
     private let limit: Duration = .seconds(30)
 
-    func stall() {
+    func arm() { armed.store(true, ordering: .releasing) }
+
+    func commitStarting() {
+        guard armed.load(ordering: .acquiring) else { return }
         stalled.add(1, ordering: .relaxed)
         let deadline = ContinuousClock.now + limit
         while !open.load(ordering: .acquiring), ContinuousClock.now < deadline { usleep(1_000) }
@@ -29,7 +33,8 @@ struct CooperativePoolTests {
     static let documents = (0..<stalledCommits).map { TestDocument("doc-\($0).txt", "document \($0)\n") }
 
     @Test func servingRefreshesAndStatusAnswerWhileCommitsWaitForTheDisk() async throws {
-        try await withDocuments(Self.documents, rates: true) { _, upstream in
+        let disk = SlowDisk()
+        try await withDocuments(Self.documents, rates: true, commitObserver: disk) { _, upstream in
             // The first sync lists every document but cannot download any: they are fetched on demand below.
             for document in Self.documents {
                 try await upstream.fault(#"{"path":"/docs/\#(document.name)","status":503}"#)
@@ -37,9 +42,7 @@ struct CooperativePoolTests {
         } _: { larder, upstream in
             #expect(try await larder.waitForSync())
             try await upstream.clearFaults()
-            let disk = SlowDisk()
-            let commits = try #require(larder.application?.documents?.downloads.commits)
-            commits.beforeCommit.withLock { $0 = { disk.stall() } }
+            disk.arm()
             defer { disk.release() }
             let port = larder.port
             // Everything below runs on threads of its own and waits with bounds: should the pool be

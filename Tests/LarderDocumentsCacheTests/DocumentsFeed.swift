@@ -61,10 +61,11 @@ extension SampleUpstreamControl {
 /// (faults installed there are in place before Larder's first sync).
 func withDocuments<T: Sendable>(
     _ documents: [TestDocument], rates: Bool = false, upstreamTimeout: Duration = .seconds(10),
+    commitObserver: (any CommitObserver)? = nil,
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
-    try await withLarder(upstreamTimeout: upstreamTimeout) { configuration, upstream in
+    try await withLarder(upstreamTimeout: upstreamTimeout, commitObserver: commitObserver) { configuration, upstream in
         try await upstream.publish(documents)
         configuration.documents = UpstreamResource(url: upstream.url(DocumentsFeed.indexPath), format: .auto)
         if rates {

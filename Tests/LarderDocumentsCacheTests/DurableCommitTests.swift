@@ -17,18 +17,26 @@ private struct SeenFile: Sendable {
     let unlisted: Bool
 }
 
+/// Looks at a batch's files once they are synced, before their transaction, with what the test sets.
+private final class BeforeTransaction: CommitObserver {
+    let look = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+
+    func filesSynced(_ fileNames: [String]) { look.withLock { $0 }?(fileNames) }
+}
+
 @Suite("A sync's files are durable before the index names them")
 struct DurableCommitTests {
     static let first = [TestDocument("first.txt", "the first document\n")]
     static let added = (0..<40).map { TestDocument("added-\($0).txt", String(repeating: "document \($0) ", count: 200)) }
 
     @Test func everyCommittedFileIsOnDiskBeforeItsTransaction() async throws {
-        try await withDocuments(Self.first) { larder, upstream in
+        let observer = BeforeTransaction()
+        try await withDocuments(Self.first, commitObserver: observer) { larder, upstream in
             #expect(try await larder.waitForSync())
             let documents = try #require(larder.application?.documents)
             let commits = documents.downloads.commits
             let seen = Mutex<[SeenFile]>([])
-            commits.beforeStoreCommit.withLock {
+            observer.look.withLock {
                 $0 = { fileNames in
                     let files = fileNames.map { fileName in
                         let path = commits.mirror.path + "/" + fileName

@@ -30,15 +30,13 @@ final class GroupCommit: Sendable {
     let state: DocumentsState
     let logger: Logger
     private let pending = Mutex(Pending())
-    /// Tests only: runs at the start of every commit, standing in for a disk slow to sync.
-    let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
-    /// Tests only: runs after a batch's files were synced and before its transaction, with their file names.
-    let beforeStoreCommit = Mutex<(@Sendable ([String]) -> Void)?>(nil)
+    let observer: (any CommitObserver)?
 
-    init(mirror: MirrorDirectory, store: Store, state: DocumentsState, logger: Logger) {
+    init(mirror: MirrorDirectory, store: Store, state: DocumentsState, observer: (any CommitObserver)?, logger: Logger) {
         self.mirror = mirror
         self.store = store
         self.state = state
+        self.observer = observer
         self.logger = logger
     }
 
@@ -128,7 +126,7 @@ final class GroupCommit: Sendable {
     /// names whole.
     private func commit(_ batch: [StagedDownload]) -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
-        beforeCommit.withLock { $0 }?()
+        observer?.commitStarting()
         var failed: [(name: String, error: RefreshError)] = []
         var placed: [StagedDownload] = []
         for staged in batch {
@@ -147,7 +145,7 @@ final class GroupCommit: Sendable {
         do {
             let written = placed.filter { $0.bytes != nil }.map(\.file)
             if !written.isEmpty { try mirror.syncFiles(written.map(\.fileName), bytes: written.reduce(0) { $0 + $1.size }) }
-            beforeStoreCommit.withLock { $0 }?(written.map(\.fileName))
+            observer?.filesSynced(written.map(\.fileName))
             try store.commitDocumentFiles(placed.map(\.file))
             for staged in placed {
                 state.setFile(staged.file)

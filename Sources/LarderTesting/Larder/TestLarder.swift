@@ -1,6 +1,7 @@
 import Foundation
 public import LarderApp
 public import LarderConfig
+public import LarderDocumentsCache
 import LarderFreshness
 import LarderHTTP
 import LarderUpstream
@@ -21,6 +22,8 @@ public final class TestLarder: Sendable {
     public let clock: ManualClock
     /// How long one upstream request may take before Larder gives up on it.
     public let upstreamTimeout: Duration
+    /// Told of each commit of downloaded documents, in every run.
+    public let commitObserver: (any CommitObserver)?
     private let running = Mutex<Running?>(nil)
 
     /// A configuration on loopback, port 0, a fresh temporary cache, four server threads.
@@ -32,10 +35,11 @@ public final class TestLarder: Sendable {
         return configuration
     }
 
-    init(configuration: Configuration, clock: ManualClock, upstreamTimeout: Duration) {
+    init(configuration: Configuration, clock: ManualClock, upstreamTimeout: Duration, commitObserver: (any CommitObserver)?) {
         self.configuration = Mutex(configuration)
         self.clock = clock
         self.upstreamTimeout = upstreamTimeout
+        self.commitObserver = commitObserver
     }
 
     /// The running application (its caches, its server); nil while stopped.
@@ -53,9 +57,11 @@ public final class TestLarder: Sendable {
         limits.requestTimeout = upstreamTimeout
         // Opening the store (quick_check, migrations, fsyncs) and loading the caches: synchronous
         // start-up work, on a thread of its own, since many suites start a Larder at once (see `onThread`).
-        let clock = clock
+        let (clock, commitObserver) = (clock, commitObserver)
         let application = try await onThread { [limits] in
-            try LarderApplication(configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits)
+            try LarderApplication(
+                configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits,
+                commitObserver: commitObserver)
         }
         let group = application.serviceGroup(gracefulShutdownSignals: [])
         let task = Task { try await group.run() }

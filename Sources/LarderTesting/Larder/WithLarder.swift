@@ -1,6 +1,7 @@
 import Foundation
 import LarderApp
 public import LarderConfig
+public import LarderDocumentsCache
 import LarderFreshness
 import LarderHTTP
 import LarderUpstream
@@ -21,13 +22,15 @@ import ServiceLifecycle
 public func withLarder<T: Sendable>(
     clock: ManualClock = ManualClock(),
     upstreamTimeout: Duration = .seconds(10),
+    commitObserver: (any CommitObserver)? = nil,
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
     try await withSampleUpstream { upstream in
         var configuration = TestLarder.defaultConfiguration()
         try await configure(&configuration, upstream)
-        let larder = TestLarder(configuration: configuration, clock: clock, upstreamTimeout: upstreamTimeout)
+        let larder = TestLarder(
+            configuration: configuration, clock: clock, upstreamTimeout: upstreamTimeout, commitObserver: commitObserver)
         return try await withCleanup {
             try await larder.start()
             return try await body(larder, upstream)
