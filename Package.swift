@@ -44,7 +44,6 @@ let package = Package(
             name: "LarderHTTP",
             dependencies: [
                 "CMicroHTTPD",
-                "LarderFreshness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

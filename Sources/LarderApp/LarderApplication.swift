@@ -102,7 +102,7 @@ public struct LarderApplication: Sendable {
                 startedAt: clock.now, blocking: blocking, clockSkew: clockSkew),
             logger: logger,
             observer: metrics,
-            background: background,
+            background: BackgroundJobs(work: background),
             onListening: onListening
         )
     }

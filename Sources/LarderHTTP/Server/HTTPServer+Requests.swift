@@ -1,6 +1,5 @@
 import CMicroHTTPD
 import Glibc
-import LarderFreshness
 import Logging
 import Synchronization
 

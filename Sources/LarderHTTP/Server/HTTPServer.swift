@@ -1,6 +1,5 @@
 import CMicroHTTPD
 import Glibc
-public import LarderFreshness
 public import Logging
 import Synchronization
 
@@ -24,7 +23,7 @@ public final class HTTPServer: @unchecked Sendable {
     let accessLogEnabled: Bool
     let observer: (any RequestObserver)?
     /// Runs the handlers of suspended requests, so a graceful stop of the process waits for them.
-    let background: BackgroundWork
+    let background: any JobRunner
     /// The `Host` names answered: the configured list, or the default for the bind address.
     let hosts: HostAllowlist
     /// True when no list is configured and the bind address is not loopback: any Host is answered.
@@ -60,7 +59,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// `background` runs the handlers that suspend their request.
     public init(
         configuration: ServerConfiguration, router: Router, logger: Logger,
-        observer: (any RequestObserver)? = nil, background: BackgroundWork = .standalone,
+        observer: (any RequestObserver)? = nil, background: any JobRunner = DetachedJobs(),
         onListening: (@Sendable (_ host: String, _ port: Int) -> Void)? = nil
     ) {
         self.configuration = configuration
