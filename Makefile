@@ -13,7 +13,10 @@ LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
 export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
 MHD_PATCHES_EPOLL := scripts/libmicrohttpd-sendfile-chunk.patch scripts/libmicrohttpd-epoll-timeout.patch
 
-.PHONY: run test build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
+# CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
+CLARDER_CFLAGS := -Wall -Wextra -Werror
+
+.PHONY: run test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run)
 deps:
@@ -32,8 +35,8 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## test: lint the container files, check the manifest's imports, build and run every test, check the docs (settings tables, links, the README's tour) and the status page's script and stylesheet, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
-test: deps lint-docker
+## test: lint the container files, run the C test of the shared-limits table (test-c), check the manifest's imports, build and run every test, check the docs (settings tables, links, the README's tour) and the status page's script and stylesheet, check openapi.yaml and the metrics (promtool) against the running server, check and unit-test the alerting rules (promtool), load the status page in headless chromium, print one summary line
+test: deps lint-docker test-c
 # The manifest checks itself: a target imports only what it declares (the build refuses the rest)
 # and declares only what it imports (check-manifest-imports.py).
 	@python3 Tests/tools/check-manifest-imports.py
@@ -56,6 +59,13 @@ test: deps lint-docker
 	browser=passed; timeout 600 python3 Tests/browser/status_page.py || { browser=FAILED; status=1; }; \
 	echo; echo "summary: $$totals; docs (settings tables, links, README tour): $$docs; status page script and stylesheet (node --check, CSS parse): $$assets; generated sources (currency table, dialect OpenAPI documents): $$generated; openapi contract (schemathesis), Frankfurter client and promtool check metrics: $$contract; alerting rules (promtool check and test rules): $$alerts; status page in chromium: $$browser"; \
 	exit $$status
+
+## test-c: the C test of CLarderHTTP's shared-limits table (Tests/CLarderHTTP/shared_limits_test.c: insert, delete with backward shift, wrap-around, a full table), built with the target's warning flags and the address and undefined-behaviour sanitizers
+test-c:
+	@mkdir -p .build
+	$(CC) $(CLARDER_CFLAGS) -g -fsanitize=address,undefined -o .build/shared-limits-test \
+		Tests/CLarderHTTP/shared_limits_test.c Sources/CLarderHTTP/shared_limits.c -pthread
+	timeout 60 .build/shared-limits-test
 
 ## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (scripts/dialect-openapi.py); `make test` fails while a committed table or document differs
 docs: deps
