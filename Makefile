@@ -13,7 +13,10 @@ LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
 export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
 MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-epoll-timeout.patch
 
-.PHONY: run check test build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
+# CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
+CLARDER_CFLAGS := -Wall -Wextra -Werror
+
+.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
@@ -33,13 +36,20 @@ build: deps
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 
-## check: the developer's loop (a few minutes warm): the manifest's imports, the build, every Swift test, the docs (settings tables, links, the README's tour); one summary line
+## check: the developer's loop (a few minutes warm): the manifest's imports, the module graph, the build, the C test (test-c), every Swift test, the docs (settings tables, links, the README's tour); one summary line
 check: deps
 	@python3 tools/check/stages.py check
 
 ## test: everything, as CI runs it: what check runs, and the container files' lint, the generated sources, the status page's script and stylesheet, openapi.yaml and the metrics (promtool) against the running server, the alerting rules (promtool), the status page in headless chromium; one summary line (the stages: tools/check/stages.py)
 test: deps
 	@python3 tools/check/stages.py test
+
+## test-c: the C test of CLarderHTTP's shared-limits table (Tests/CLarderHTTP/shared_limits_test.c: insert, delete with backward shift, wrap-around, a full table), built with the target's warning flags and the address and undefined-behaviour sanitizers
+test-c:
+	@mkdir -p .build
+	$(CC) $(CLARDER_CFLAGS) -g -fsanitize=address,undefined -o .build/shared-limits-test \
+		Tests/CLarderHTTP/shared_limits_test.c Sources/CLarderHTTP/shared_limits.c -pthread
+	timeout 60 .build/shared-limits-test
 
 ## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (tools/generate/dialect-openapi.py); `make test` fails while a committed table or document differs
 docs: deps

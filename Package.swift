@@ -33,16 +33,24 @@ let package = Package(
     targets: [
         // libmicrohttpd, found through pkg-config: `make deps` puts its static build (1.0.10-1, pinned with its
         // source's sums in tools/deps/libmicrohttpd.sh) first on PKG_CONFIG_PATH; a plain `swift build` takes the system's (Debian 12's libmicrohttpd-dev is
-        // 0.9.75, and `larder --version` says so). shim.h wraps the variadic calls Swift cannot import.
+        // 0.9.75, and the build stops with the line that fixes it). shim.h is only its header; CLarderHTTP holds Larder's C.
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // Larder's C around libmicrohttpd: the daemon's options, the connection limits shared by the
+        // daemons, the epoll loop's thread. Warnings are errors (the same flags as `make test-c`).
+        .target(
+            name: "CLarderHTTP",
+            dependencies: ["CMicroHTTPD"],
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]
+        ),
         // The HTTP server: the only module that touches libmicrohttpd. Knows nothing of rates or documents.
         .target(
             name: "LarderHTTP",
             dependencies: [
+                "CLarderHTTP",
                 "CMicroHTTPD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -395,7 +395,7 @@ def run(processes):
         ceiling_env["PKG_CONFIG_PATH"] = os.environ["LARDER_CEILING_PKG_CONFIG_PATH"]
     mhd = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
                          text=True, env=ceiling_env).stdout.split()
-    subprocess.run(["cc", "-O2", "-o", ceiling, os.path.join(ROOT, "bench/ceiling.c"), *mhd], check=True)
+    subprocess.run(["cc", "-O2", "-o", ceiling, *instructions.CEILING_SOURCES, *mhd], check=True)
 
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
                                  "--log-level", "error"])

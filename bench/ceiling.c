@@ -1,5 +1,5 @@
 // The ceiling of Larder's stack for `make bench`: libmicrohttpd in the daemon mode Larder uses
-// (its loop from Sources/CMicroHTTPD/shim.h, one thread or several, suspend/resume allowed),
+// (its loop from Sources/CLarderHTTP, one thread or several, suspend/resume allowed),
 // answering each URL from one buffer prepared at start. No routing beyond an exact match, no
 // headers built per request: what libmicrohttpd alone costs, which Larder cannot beat.
 //
@@ -11,7 +11,7 @@
 //   with that answer, so both put the same bytes on the wire), or 304 when If-None-Match matches
 //   its ETag (the given one, else a fixed one).
 #include <arpa/inet.h>
-#include "../Sources/CMicroHTTPD/shim.h"
+#include "../Sources/CLarderHTTP/include/CLarderHTTP.h"
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>

@@ -42,6 +42,11 @@ PORTS = {"upstream": 18701, "larder": 18700, "ceiling": 18702, "nginx": 18703}
 DOCUMENTS = 1000
 TARGETS = ["larder", "ceiling", "nginx"]
 # The peers' file of each scenario (its extension gives nginx the content type Larder sends).
+# bench/ceiling.c runs Larder's own C (its daemon options, epoll loop and shared limits), compiled in.
+CLARDER = os.path.join(ROOT, "Sources/CLarderHTTP")
+CEILING_SOURCES = [os.path.join(ROOT, "bench/ceiling.c"),
+                   *sorted(os.path.join(CLARDER, name) for name in os.listdir(CLARDER) if name.endswith(".c")),
+                   "-I", os.path.join(CLARDER, "include"), "-pthread"]
 FILES = {"rates": "rates.json", "cross": "cross.json", "year": "year.json", "v1latest": "v1latest.json",
          "big": "big.bin", "list": "documents.json", "304": "rates.json", "v2latest": "v2latest.json",
          "v2year": "v2year.csv"}
@@ -298,7 +303,7 @@ def run(bin_path, keep=None):
         ceiling_binary = os.path.join(work, "ceiling")
         library = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
                                  text=True).stdout.split()
-        subprocess.run(["cc", "-O2", "-g", "-o", ceiling_binary, os.path.join(ROOT, "bench/ceiling.c"), *library], check=True)
+        subprocess.run(["cc", "-O2", "-g", "-o", ceiling_binary, *CEILING_SOURCES, *library], check=True)
         routes = [f"/{FILES[key]}={os.path.join(static, FILES[key])}:" + "|".join(fields[key]) for key in fields]
         ceiling = Callgrind("ceiling", [ceiling_binary, str(PORTS["ceiling"]), "1", *routes], work, log)
         running.append(ceiling)

@@ -27,6 +27,16 @@ import_line = re.compile(
 known = {target["name"] for target in manifest["targets"]}
 known |= {value[0] for target in manifest["targets"] for dependency in target["dependencies"]
           for kind, value in dependency.items() if kind == "product"}
+# A C target "imports" a system library when it includes a header that the library's module header
+# includes (CLarderHTTP's `#include <microhttpd.h>` is CMicroHTTPD's).
+include_line = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+system_headers = {}
+for target in manifest["targets"]:
+    if target["type"] == "system":
+        folder = root / (target.get("path") or f"Sources/{target['name']}")
+        headers = re.findall(r'header[ \t]+"([^"]+)"', (folder / "module.modulemap").read_text())
+        system_headers[target["name"]] = {name for header in headers
+                                          for name in include_line.findall((folder / header).read_text())}
 findings = []
 for target in manifest["targets"]:
     if target["type"] == "system":
@@ -34,6 +44,9 @@ for target in manifest["targets"]:
     folder = "Tests" if target["type"] == "test" else "Sources"
     path = root / (target.get("path") or f"{folder}/{target['name']}")
     imported = {name for file in path.rglob("*.swift") for name in import_line.findall(file.read_text())}
+    included = {name for pattern in ("*.c", "*.h") for file in path.rglob(pattern)
+                for name in include_line.findall(file.read_text())}
+    imported |= {name for name, headers in system_headers.items() if headers & included}
     declared = {next(iter(dependency.values()))[0] for dependency in target["dependencies"]}
     for name in sorted(declared - imported):
         findings.append(f"{target['name']}: declares {name} but no file imports it")

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 // libmicrohttpd's C callbacks. They are global functions (not closures in main.swift, which would
 // inherit @MainActor) and run on libmicrohttpd's worker threads. `cls` is the HTTPServer, kept

@@ -1,3 +1,4 @@
+import CLarderHTTP
 import CMicroHTTPD
 import Glibc
 public import Logging
@@ -6,7 +7,7 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd: one epoll loop per thread, a router, suspend/resume for
 /// handlers that `await`, and a graceful stop.
 ///
-/// Each thread is Larder's own epoll loop (`larder_epoll_loop` in the shim) driving a daemon of its
+/// Each thread is Larder's own epoll loop (`larder_epoll_loop` in CLarderHTTP) driving a daemon of its
 /// own, so idle keep-alive connections cost nothing per turn. With `threads` > 1 the daemons'
 /// listening sockets share the port through SO_REUSEPORT, so the kernel spreads new connections
 /// evenly over the loops, and count their connections together against the connection and
@@ -38,7 +39,7 @@ public final class HTTPServer: @unchecked Sendable {
         /// Larder's epoll loops, one per daemon.
         var loops: [UnsafeMutablePointer<larder_epoll_loop>] = []
         /// The connection limits the daemons share, when there are several.
-        var sharedLimits: UnsafeMutablePointer<larder_shared_limits>?
+        var sharedLimits: OpaquePointer?
         var port = 0
         var stopping = false
         /// Requests whose connection is suspended while their handler runs.
