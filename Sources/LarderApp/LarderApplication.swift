@@ -21,7 +21,7 @@ public struct LarderApplication: Sendable {
     /// nil when `--documents-url` is not set.
     public let documents: DocumentsCache?
     let store: Store?
-    /// The one pool every blocking call runs on (store, files, parses, the status page's renders).
+    /// The one pool for blocking file and parse work (files, parses, the status page's renders, the group commit).
     public let blocking: BlockingPool
     let client: UpstreamClient
     /// Every metric `/metrics` shows.

@@ -120,12 +120,14 @@ public final class DocumentsCache: Sendable {
 extension DocumentsCache {
     /// What `/status` and `/metrics` say about the mirror (zeros, logged, when the store cannot be read).
     public var summary: (listed: Int, mirrored: Int, bytes: Int) {
-        do {
-            let counts = try state.counts()
-            return (counts.listed, counts.mirrored, counts.bytes)
-        } catch {
-            logger.error("documents: cannot count the mirror: \(error)")
-            return (0, 0, 0)
+        get async {
+            do {
+                let counts = try await state.counts()
+                return (counts.listed, counts.mirrored, counts.bytes)
+            } catch {
+                logger.error("documents: cannot count the mirror: \(error)")
+                return (0, 0, 0)
+            }
         }
     }
 

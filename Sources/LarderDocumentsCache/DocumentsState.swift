@@ -41,11 +41,26 @@ final class DocumentsState: Sendable {
     /// When the index was stored, the latest its `Last-Modified` may be.
     var indexStoredAt: Date? { contents.withLock { $0.indexStoredAt } }
 
-    /// The entry of `name` and its file, if any: from memory when asked lately, else from the store.
+    /// The entry of `name` and its file, if any: from memory when asked lately, else from the store
+    /// (synchronously: a loop thread's answer, and the status page).
     func lookup(_ name: String) throws(StoreError) -> Lookup {
-        let (found, revision) = contents.withLock { ($0.hot[name], $0.revision) }
+        let (found, revision) = hot(name)
         if let found { return found }
-        let read = try store.document(named: name)
+        return remember(name, try store.document(named: name), revision: revision)
+    }
+
+    /// The entry of `name` and its file, if any: from memory when asked lately, else from the store.
+    func lookup(_ name: String) async throws(StoreError) -> Lookup {
+        let (found, revision) = hot(name)
+        if let found { return found }
+        return remember(name, try await store.document(named: name), revision: revision)
+    }
+
+    private func hot(_ name: String) -> (Lookup?, revision: Int) {
+        contents.withLock { ($0.hot[name], $0.revision) }
+    }
+
+    private func remember(_ name: String, _ read: Lookup, revision: Int) -> Lookup {
         contents.withLock { contents in
             // Kept only if nothing changed while the store was read (else it may already be outdated).
             guard contents.revision == revision else { return }
@@ -55,11 +70,28 @@ final class DocumentsState: Sendable {
         return read
     }
 
-    /// How many documents are listed and mirrored: counted by the store once per change.
+    /// How many documents are listed and mirrored: counted by the store once per change
+    /// (synchronously, for the status page's render on the blocking pool).
     func counts() throws(StoreError) -> DocumentCounts {
-        let (cached, revision) = contents.withLock { ($0.counts, $0.revision) }
-        if let cached, cached.revision == revision { return cached.counts }
-        let counted = try store.documentCounts()
+        let (cached, revision) = cachedCounts()
+        if let cached { return cached }
+        return remember(try store.documentCounts(), revision: revision)
+    }
+
+    /// How many documents are listed and mirrored: counted by the store once per change.
+    func counts() async throws(StoreError) -> DocumentCounts {
+        let (cached, revision) = cachedCounts()
+        if let cached { return cached }
+        return remember(try await store.documentCounts(), revision: revision)
+    }
+
+    private func cachedCounts() -> (DocumentCounts?, revision: Int) {
+        contents.withLock { contents in
+            (contents.counts.flatMap { $0.revision == contents.revision ? $0.counts : nil }, contents.revision)
+        }
+    }
+
+    private func remember(_ counted: DocumentCounts, revision: Int) -> DocumentCounts {
         contents.withLock { contents in
             if contents.revision == revision { contents.counts = (revision, counted) }
         }

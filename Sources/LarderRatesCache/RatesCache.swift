@@ -202,7 +202,7 @@ public final class RatesCache: Sendable {
         let dates = due.map(\.description)
         let records: [String: RateSetRecord]
         do {
-            records = try await store.blocking.run { () throws(StoreError) in try store.rateSets(dates: dates) }
+            records = try await store.rateSets(dates: dates)
         } catch {
             heldOut.putBack(due)
             logger.warning("rates: cannot read the stored days the bounds now hold (\(error)); tried again at the next refresh")

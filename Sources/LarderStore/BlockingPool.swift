@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// The process's one pool for blocking work, a fixed number of threads fed by one queue: SQLite
-/// through GRDB's synchronous API (a commit waits for `fsync` under `synchronous = FULL`),
-/// `fdatasync`, renames, a payload parsed or a page rendered whole.
+/// The process's one pool for blocking work, a fixed number of threads fed by one queue: `fdatasync`,
+/// renames, a payload parsed or a page rendered whole, and the jobs that pair such work with a commit
+/// through GRDB's synchronous API (a commit waits for `fsync` under `synchronous = FULL`); the
+/// store's other reads and writes go through GRDB's async API on the store's own queue.
 ///
 /// Swift's cooperative pool has one thread per core (two on a small machine): a task blocking one of
 /// them in a journal commit takes half of it, and two stop every suspended request handler, refresh

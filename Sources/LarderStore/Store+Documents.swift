@@ -187,22 +187,37 @@ extension Store {
         + " FROM document_entries e LEFT JOIN document_files f ON f.name = e.name"
 
     /// The entry of `name` and its stored file; both nil when `name` is not listed (one indexed join).
+    /// Synchronously, for a loop thread's answer from memory that missed (rare) and the status page.
     public func document(named name: String) throws(StoreError) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
-        try read { db in
-            let row = try Row.fetchOne(db.cachedStatement(sql: Self.joinedSelect + " WHERE e.name = ?"), arguments: [name])
-            let listed = try row.map(Self.listed)
-            return (listed?.entry, listed?.file)
-        }
+        try read { db in try Self.document(db, named: name) }
+    }
+
+    /// The entry of `name` and its stored file; both nil when `name` is not listed (one indexed join).
+    public func document(named name: String) async throws(StoreError) -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
+        try await read { db in try Self.document(db, named: name) }
+    }
+
+    private static func document(_ db: Database, named name: String) throws -> (entry: DocumentEntryRecord?, file: DocumentFileRecord?) {
+        let row = try Row.fetchOne(db.cachedStatement(sql: Self.joinedSelect + " WHERE e.name = ?"), arguments: [name])
+        let listed = try row.map(Self.listed)
+        return (listed?.entry, listed?.file)
+    }
+
+    /// Up to `limit` listed documents after index position `position`, in index order (synchronously, for the status page).
+    public func listedDocuments(after position: Int, limit: Int) throws(StoreError) -> [ListedDocument] {
+        try read { db in try Self.listedDocuments(db, after: position, limit: limit) }
     }
 
     /// Up to `limit` listed documents after index position `position`, in index order.
-    public func listedDocuments(after position: Int, limit: Int) throws(StoreError) -> [ListedDocument] {
-        try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: Self.joinedSelect + " WHERE e.position > ? ORDER BY e.position LIMIT ?"),
-                arguments: [position, limit]
-            ).map(Self.listed)
-        }
+    public func listedDocuments(after position: Int, limit: Int) async throws(StoreError) -> [ListedDocument] {
+        try await read { db in try Self.listedDocuments(db, after: position, limit: limit) }
+    }
+
+    private static func listedDocuments(_ db: Database, after position: Int, limit: Int) throws -> [ListedDocument] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: Self.joinedSelect + " WHERE e.position > ? ORDER BY e.position LIMIT ?"),
+            arguments: [position, limit]
+        ).map(Self.listed)
     }
 
     /// Calls `body` with every listed document in index order, from one consistent snapshot,
@@ -242,16 +257,23 @@ extension Store {
         }
     }
 
-    /// How many documents are listed, how many of those are stored, and their bytes.
+    /// How many documents are listed, how many of those are stored, and their bytes (synchronously, for the status page).
     public func documentCounts() throws(StoreError) -> DocumentCounts {
-        try read { db in
-            let listed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document_entries") ?? 0
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*) AS mirrored, COALESCE(SUM(f.size), 0) AS bytes
-                FROM document_files f JOIN document_entries e ON e.name = f.name
-                """)
-            return DocumentCounts(listed: listed, mirrored: row?["mirrored"] ?? 0, bytes: row?["bytes"] ?? 0)
-        }
+        try read { db in try Self.documentCounts(db) }
+    }
+
+    /// How many documents are listed, how many of those are stored, and their bytes.
+    public func documentCounts() async throws(StoreError) -> DocumentCounts {
+        try await read { db in try Self.documentCounts(db) }
+    }
+
+    private static func documentCounts(_ db: Database) throws -> DocumentCounts {
+        let listed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM document_entries") ?? 0
+        let row = try Row.fetchOne(db, sql: """
+            SELECT COUNT(*) AS mirrored, COALESCE(SUM(f.size), 0) AS bytes
+            FROM document_files f JOIN document_entries e ON e.name = f.name
+            """)
+        return DocumentCounts(listed: listed, mirrored: row?["mirrored"] ?? 0, bytes: row?["bytes"] ?? 0)
     }
 
     /// The newest `stored_at` of any stored file (the listing's `Last-Modified` when the index is older).
@@ -276,8 +298,8 @@ extension Store {
 /// index proved valid (all or nothing, SPEC §4.3), so no pass holds 100,000 entries in memory.
 extension Store {
     /// Starts staging a new index, dropping whatever an abandoned one left.
-    public func beginStagingDocumentEntries() throws(StoreError) {
-        try write { db in
+    public func beginStagingDocumentEntries() async throws(StoreError) {
+        try await write { db in
             try db.execute(sql: """
                 CREATE TEMP TABLE IF NOT EXISTS staged_document_entries AS SELECT * FROM document_entries WHERE 0;
                 DELETE FROM staged_document_entries;
@@ -286,9 +308,9 @@ extension Store {
     }
 
     /// Adds a page of the new index's entries.
-    public func stageDocumentEntries(_ entries: [DocumentEntryRecord]) throws(StoreError) {
+    public func stageDocumentEntries(_ entries: [DocumentEntryRecord]) async throws(StoreError) {
         guard !entries.isEmpty else { return }
-        try write { db in
+        try await write { db in
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO staged_document_entries (name, position, url, size, sha256, content_type, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -304,8 +326,8 @@ extension Store {
 
     /// Makes the staged entries the listed ones, with the index's item record, in one transaction;
     /// with `upstream`, that URL becomes the mirror's recorded upstream in the same transaction (SPEC §4.9).
-    public func commitStagedDocumentEntries(item: ItemRecord, adopting upstream: String? = nil) throws(StoreError) {
-        try write { db in
+    public func commitStagedDocumentEntries(item: ItemRecord, adopting upstream: String? = nil) async throws(StoreError) {
+        try await write { db in
             if let upstream { try Self.adopt(upstream: upstream, resource: DocumentEntryRecord.resource, in: db) }
             try db.execute(sql: """
                 DELETE FROM document_entries;
@@ -317,7 +339,7 @@ extension Store {
     }
 
     /// Forgets a staged index that was refused.
-    public func discardStagedDocumentEntries() throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM staged_document_entries") }
+    public func discardStagedDocumentEntries() async throws(StoreError) {
+        try await write { db in try db.execute(sql: "DELETE FROM staged_document_entries") }
     }
 }

@@ -42,9 +42,18 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
 }
 
 extension Store {
-    /// The item's record, or nil when it was never fetched.
+    /// The item's record, or nil when it was never fetched (synchronously: for start-up).
     public func item(resource: String, key: String) throws(StoreError) -> ItemRecord? {
-        try read { db in try ItemRecord.fetchOne(db, key: ["resource": resource, "key": key]) }
+        try read { db in try Self.item(db, resource: resource, key: key) }
+    }
+
+    /// The item's record, or nil when it was never fetched.
+    public func item(resource: String, key: String) async throws(StoreError) -> ItemRecord? {
+        try await read { db in try Self.item(db, resource: resource, key: key) }
+    }
+
+    private static func item(_ db: Database, resource: String, key: String) throws -> ItemRecord? {
+        try ItemRecord.fetchOne(db, key: ["resource": resource, "key": key])
     }
 
     /// Inserts or replaces one item's record.
@@ -52,15 +61,31 @@ extension Store {
         try write { db in try item.save(db) }
     }
 
-    /// Moves only `fetched_at` (a 304, or a check that changed nothing), and the validators when the upstream sent new ones.
+    /// Moves only `fetched_at` (a 304, or a check that changed nothing), and the validators when the
+    /// upstream sent new ones (synchronously: for a job that parses and writes in one step on the blocking pool).
     public func touch(resource: String, key: String, fetchedAt: Date, etag: String?, lastModified: String?) throws(StoreError) {
         try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE items SET fetched_at = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified)
-                    WHERE resource = ? AND key = ?
-                    """,
-                arguments: [fetchedAt.timeIntervalSince1970, etag, lastModified, resource, key])
+            try Self.touch(db, resource: resource, key: key, fetchedAt: fetchedAt, etag: etag, lastModified: lastModified)
         }
+    }
+
+    /// Moves only `fetched_at` (a 304, or a check that changed nothing), and the validators when the upstream sent new ones.
+    public func touch(
+        resource: String, key: String, fetchedAt: Date, etag: String?, lastModified: String?
+    ) async throws(StoreError) {
+        try await write { db in
+            try Self.touch(db, resource: resource, key: key, fetchedAt: fetchedAt, etag: etag, lastModified: lastModified)
+        }
+    }
+
+    private static func touch(
+        _ db: Database, resource: String, key: String, fetchedAt: Date, etag: String?, lastModified: String?
+    ) throws {
+        try db.execute(
+            sql: """
+                UPDATE items SET fetched_at = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified)
+                WHERE resource = ? AND key = ?
+                """,
+            arguments: [fetchedAt.timeIntervalSince1970, etag, lastModified, resource, key])
     }
 }

@@ -63,24 +63,31 @@ extension Store {
     }
 
     /// The stored day `date`, or the latest stored day before it.
-    public func rateSet(onOrBefore date: String) throws(StoreError) -> RateSetRecord? {
-        try read { db in
+    public func rateSet(onOrBefore date: String) async throws(StoreError) -> RateSetRecord? {
+        try await read { db in
             try Self.rateSet(
                 db, sql: "SELECT * FROM rate_sets WHERE date <= ? ORDER BY date DESC LIMIT 1", arguments: [date])
         }
     }
 
-    /// The stored days among `dates`, keyed by date.
+    /// The stored days among `dates`, keyed by date (synchronously: for start-up and a parse's job on the blocking pool).
     public func rateSets(dates: [String]) throws(StoreError) -> [String: RateSetRecord] {
-        try read { db in
-            var found: [String: RateSetRecord] = [:]
-            for date in dates {
-                if let set = try Self.rateSet(db, sql: "SELECT * FROM rate_sets WHERE date = ?", arguments: [date]) {
-                    found[date] = set
-                }
+        try read { db in try Self.rateSets(db, dates: dates) }
+    }
+
+    /// The stored days among `dates`, keyed by date.
+    public func rateSets(dates: [String]) async throws(StoreError) -> [String: RateSetRecord] {
+        try await read { db in try Self.rateSets(db, dates: dates) }
+    }
+
+    private static func rateSets(_ db: Database, dates: [String]) throws -> [String: RateSetRecord] {
+        var found: [String: RateSetRecord] = [:]
+        for date in dates {
+            if let set = try rateSet(db, sql: "SELECT * FROM rate_sets WHERE date = ?", arguments: [date]) {
+                found[date] = set
             }
-            return found
         }
+        return found
     }
 
     /// How many days are stored.
@@ -114,31 +121,42 @@ extension Store {
     /// old one whole (SPEC §4.9).
     public func commitRates(
         _ sets: [RateSetRecord], item: ItemRecord, format: String? = nil, adopting upstream: String? = nil
+    ) async throws(StoreError) {
+        try await write { db in try Self.commitRates(sets, item: item, format: format, adopting: upstream, in: db) }
+    }
+
+    /// `commitRates` synchronously, for a job that parses a payload and commits it in one step on the blocking pool.
+    public func commitRates(
+        _ sets: [RateSetRecord], item: ItemRecord, format: String? = nil, adopting upstream: String? = nil
     ) throws(StoreError) {
-        try write { db in
-            if let upstream {
-                try db.execute(sql: "DELETE FROM rate_sets")
-                try Self.adopt(upstream: upstream, resource: RateSetRecord.resource, in: db)
-            }
-            if let format {
-                try db.execute(sql: "UPDATE resources SET format = ? WHERE name = ?", arguments: [format, RateSetRecord.resource])
-            }
-            for set in sets {
-                try db.execute(sql: "DELETE FROM rate_sets WHERE date = ?", arguments: [set.date])
-                try db.execute(
-                    sql: "INSERT INTO rate_sets(date, base, created_at, updated_at, stored_at, rates_json) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        set.date, set.base, set.createdAt?.timeIntervalSince1970,
-                        set.updatedAt?.timeIntervalSince1970, set.storedAt.timeIntervalSince1970,
-                        set.ratesJSON.map { Data($0) },
-                    ])
-                let insert = try db.cachedStatement(sql: "INSERT INTO rates(date, code, name, value) VALUES (?, ?, ?, ?)")
-                for rate in set.rates {
-                    try insert.execute(arguments: [set.date, rate.code, rate.name, rate.value])
-                }
-            }
-            try item.save(db)
+        try write { db in try Self.commitRates(sets, item: item, format: format, adopting: upstream, in: db) }
+    }
+
+    private static func commitRates(
+        _ sets: [RateSetRecord], item: ItemRecord, format: String?, adopting upstream: String?, in db: Database
+    ) throws {
+        if let upstream {
+            try db.execute(sql: "DELETE FROM rate_sets")
+            try Self.adopt(upstream: upstream, resource: RateSetRecord.resource, in: db)
         }
+        if let format {
+            try db.execute(sql: "UPDATE resources SET format = ? WHERE name = ?", arguments: [format, RateSetRecord.resource])
+        }
+        for set in sets {
+            try db.execute(sql: "DELETE FROM rate_sets WHERE date = ?", arguments: [set.date])
+            try db.execute(
+                sql: "INSERT INTO rate_sets(date, base, created_at, updated_at, stored_at, rates_json) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    set.date, set.base, set.createdAt?.timeIntervalSince1970,
+                    set.updatedAt?.timeIntervalSince1970, set.storedAt.timeIntervalSince1970,
+                    set.ratesJSON.map { Data($0) },
+                ])
+            let insert = try db.cachedStatement(sql: "INSERT INTO rates(date, code, name, value) VALUES (?, ?, ?, ?)")
+            for rate in set.rates {
+                try insert.execute(arguments: [set.date, rate.code, rate.name, rate.value])
+            }
+        }
+        try item.save(db)
     }
 
     private static func rateSet(_ db: Database, sql: String, arguments: StatementArguments) throws -> RateSetRecord? {

@@ -14,12 +14,16 @@ public final class Store: Sendable {
     public static let fileName = "larder.sqlite"
 
     let pool: DatabasePool
-    /// The process's pool for blocking work, which every caller runs its store and file work on.
+    /// The process's pool for file and parse work (and the few jobs that pair it with a sync store call).
     public let blocking: BlockingPool
-    /// GRDB's bound on reader connections (its default). Connections, not threads: the store is used
-    /// through GRDB's synchronous API on the blocking pool's threads, so GRDB starts no thread of its
-    /// own (its async API runs on libdispatch threads, which grew by 8–13 in `ThreadBoundTests`' burst).
+    /// GRDB's bound on reader connections (its default); with the writer, at most 1 + 5 store accesses
+    /// run at once, each on a serial queue of GRDB's that targets `queue`.
     static let maximumReaderCount = 5
+    /// Where GRDB runs the store's async reads and writes: concurrent, as a `DatabasePool` needs, and
+    /// not a serial queue's own (those take libdispatch's overcommit threads, one per busy queue and
+    /// more: 26–27 threads in `ThreadBoundTests`' burst), so its threads come from libdispatch's bounded
+    /// pool of its QoS, apart from the default-QoS one Swift's tasks run on.
+    static let queue = DispatchQueue(label: "larder.store", qos: .userInitiated, attributes: .concurrent)
     /// Each connection's page cache, in KiB.
     static let pageCacheKiB = 512
     let logger: Logger
@@ -45,6 +49,8 @@ public final class Store: Sendable {
         }
         configuration.busyMode = .timeout(5)
         configuration.maximumReaderCount = Self.maximumReaderCount
+        configuration.targetQueue = Self.queue
+        configuration.writeTargetQueue = Self.queue
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -139,6 +145,24 @@ public final class Store: Sendable {
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
+        } catch {
+            throw StoreError("store read failed: \(error)")
+        }
+    }
+
+    /// `write` through GRDB's async API: the caller suspends while the writer's queue runs it.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw StoreError("store write failed: \(error)")
+        }
+    }
+
+    /// `read` through GRDB's async API, on one of the bounded readers.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(body)
         } catch {
             throw StoreError("store read failed: \(error)")
         }

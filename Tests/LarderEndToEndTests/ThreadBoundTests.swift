@@ -76,6 +76,9 @@ struct ThreadBoundTests {
             #expect(burst.refreshed == Array(repeating: 200, count: Self.refreshes))
             #expect(burst.peak > 0, "the sampler read the process's threads")
             #expect(burst.peak <= bound, "at most \(bound) threads, saw \(burst.peak): \(burst.names)")
+            // GRDB's queues left on their default targets take overcommit threads, one per busy queue and more.
+            let overcommit = burst.names.filter { $0.key.hasSuffix(".overcommit") }.values.reduce(0, +)
+            #expect(overcommit <= ThreadBound.overcommit, "at most \(ThreadBound.overcommit) overcommit threads, saw \(overcommit)")
         }
     }
 
@@ -93,13 +96,20 @@ struct ThreadBoundTests {
 /// The process's thread bound, for `--threads loops` on `cores` cores, as
 /// docs/architecture.md#nothing-blocks-swifts-cooperative-pool states it.
 enum ThreadBound {
+    /// libdispatch's overcommit threads: its manager, the signal sources' and timers' queues.
+    static let dispatchOwn = 4
+    /// The store's writer and readers (`Store.maximumReaderCount`), each on a serial queue targeting the store's queue.
+    static let storeConnections = 1 + 5
+    /// The overcommit threads: libdispatch's own and GRDB's one queue left on its default target (its readers' wait).
+    static let overcommit = dispatchOwn + 1
+
     static func documented(loops: Int, cores: Int) -> Int {
         let main = 1
-        let blockingPool = max(8, 2 * cores)  // BlockingPool.defaultThreads; GRDB runs on these, no thread of its own
+        let blockingPool = max(8, 2 * cores)  // BlockingPool.defaultThreads: files, parses, renders
         let eventLoops = cores  // AsyncHTTPClient on NIO's singleton group
         let dispatchWorkers = 2 * cores  // Swift's cooperative pool (libdispatch's on Linux), grown while a worker blocks
-        let dispatchOwn = 4  // libdispatch's overcommit threads: its manager, the signal sources' and timers' queues
-        return main + loops + blockingPool + eventLoops + dispatchWorkers + dispatchOwn
+        let grdb = storeConnections  // the store's queue's workers: one per connection at work at most
+        return main + loops + blockingPool + eventLoops + dispatchWorkers + overcommit + grdb
     }
 }
 

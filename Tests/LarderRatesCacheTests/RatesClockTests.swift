@@ -91,11 +91,11 @@ struct RatesClockTests {
             do {
                 // What an earlier build let through: a day 9999-12-31, stored "now".
                 let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
-                let item = try #require(try store.item(resource: RateSetRecord.resource, key: "feed"))
-                let real = try #require(try store.rateSets(dates: ["2026-11-20"])["2026-11-20"])
+                let item = try #require(try await store.item(resource: RateSetRecord.resource, key: "feed"))
+                let real = try #require(try await store.rateSets(dates: ["2026-11-20"])["2026-11-20"])
                 var poisoned = real
                 poisoned.date = "9999-12-31"
-                try store.commitRates([poisoned], item: item)
+                try await store.commitRates([poisoned], item: item)
             }
             try await upstream.put(ratesFeedPath, Self.feed(Self.stored + ["2026-11-23"]))
             try await larder.start()
@@ -108,7 +108,7 @@ struct RatesClockTests {
             #expect(try await Self.servedDays(larder) == Self.stored + ["2026-11-23"])
             await larder.stop()
             let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
-            #expect(try store.rateSets(dates: ["9999-12-31"]).count == 1, "kept on disk")
+            #expect(try await store.rateSets(dates: ["9999-12-31"]).count == 1, "kept on disk")
         }
     }
 
@@ -121,13 +121,13 @@ struct RatesClockTests {
             let ahead = "2027-01-25"  // ten days after the clock, and after every instant recorded
             do {
                 let store = try Store(directory: larder.cacheDirectory, logger: quietLogger)
-                let item = try #require(try store.item(resource: RateSetRecord.resource, key: "feed"))
-                let real = try #require(try store.rateSets(dates: ["2026-11-20"])["2026-11-20"])
+                let item = try #require(try await store.item(resource: RateSetRecord.resource, key: "feed"))
+                let real = try #require(try await store.rateSets(dates: ["2026-11-20"])["2026-11-20"])
                 var later = real
                 later.date = ahead
                 var never = real
                 never.date = "9999-12-31"
-                try store.commitRates([later, never], item: item)
+                try await store.commitRates([later, never], item: item)
             }
             try await larder.start()
             #expect(try await Self.servedDays(larder) == Self.stored)

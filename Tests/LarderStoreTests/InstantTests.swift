@@ -23,12 +23,12 @@ struct InstantTests {
         resource: "documents", key: "index", fetchedAt: stored, createdAt: created, updatedAt: updated, etag: "\"i\"")
 
     /// Writes one entry, file and item record, and closes the store.
-    static func write(in directory: String) throws {
+    static func write(in directory: String) async throws {
         let store = try Store(directory: directory, logger: quietLogger)
         try store.prepare(resource: "documents", upstreamURL: "http://127.0.0.1:1/index.json")
-        try store.beginStagingDocumentEntries()
-        try store.stageDocumentEntries([entry])
-        try store.commitStagedDocumentEntries(item: item)
+        try await store.beginStagingDocumentEntries()
+        try await store.stageDocumentEntries([entry])
+        try await store.commitStagedDocumentEntries(item: item)
         try store.commitDocumentFiles([file])
     }
 
@@ -65,9 +65,9 @@ struct InstantTests {
         }
     }
 
-    @Test func theyRoundTripAcrossAReopenAsSeconds() throws {
-        try withTemporaryDirectory("larder-instants") { directory in
-            try Self.write(in: directory)
+    @Test func theyRoundTripAcrossAReopenAsSeconds() async throws {
+        try await withTemporaryDirectory("larder-instants") { directory in
+            try await Self.write(in: directory)
             try Self.expectInstantsRead(in: directory)
             #expect(try Self.storageClasses(in: directory) == ["real"])
         }
@@ -75,11 +75,11 @@ struct InstantTests {
 
     /// Before v4 the records wrote GRDB's text form, which the hand-written readers took for a number
     /// (the year: 1970-01-01T00:33:46Z for anything in 2026). A cache written so is migrated in place.
-    @Test func textInstantsOfAnEarlierVersionAreMigratedToSeconds() throws {
-        try withTemporaryDirectory("larder-instants") { directory in
-            try Self.write(in: directory)
+    @Test func textInstantsOfAnEarlierVersionAreMigratedToSeconds() async throws {
+        try await withTemporaryDirectory("larder-instants") { directory in
+            try await Self.write(in: directory)
             let database = try DatabaseQueue(path: directory + "/" + Store.fileName)
-            try database.write { db in
+            try await database.write { db in
                 try db.execute(sql: "UPDATE document_entries SET created_at = '2026-10-01 09:00:00.000', updated_at = '2026-11-18 17:22:05.123'")
                 try db.execute(sql: "UPDATE document_files SET created_at = '2026-10-01 09:00:00.000', updated_at = '2026-11-18 17:22:05.123'")
                 try db.execute(sql: "UPDATE items SET created_at = '2026-10-01 09:00:00.000', updated_at = '2026-11-18 17:22:05.123'")

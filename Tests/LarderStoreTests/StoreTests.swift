@@ -24,19 +24,19 @@ func feedItem(_ fetchedAt: Double, etag: String? = "\"v1\"") -> ItemRecord {
 
 @Suite("Store: migrations, format version, upstream URL, rate sets")
 struct StoreTests {
-    @Test func ratesRoundTripWithPublishedDigits() throws {
-        try withTemporaryDirectory("larder-store") { directory in
+    @Test func ratesRoundTripWithPublishedDigits() async throws {
+        try await withTemporaryDirectory("larder-store") { directory in
             let store = try Store(directory: directory, logger: quietLogger)
-            try store.commitRates([sampleSet("2026-11-19", usd: "1.0800"), sampleSet("2026-11-20", usd: "310.70")],
-                                  item: feedItem(1_790_000_000))
+            try await store.commitRates([sampleSet("2026-11-19", usd: "1.0800"), sampleSet("2026-11-20", usd: "310.70")],
+                                        item: feedItem(1_790_000_000))
             let latest = try #require(try store.latestRateSet())
             #expect(latest.date == "2026-11-20")
             #expect(latest.rates.map(\.value) == ["162.41", "310.70"])
             #expect(latest.rates.last?.name == "US dollar")
-            #expect(try store.rateSet(onOrBefore: "2026-11-19")?.rates.last?.value == "1.0800")
-            #expect(try store.rateSet(onOrBefore: "2026-11-18") == nil)
-            #expect(try store.rateSet(onOrBefore: "2027-01-01")?.date == "2026-11-20")
-            #expect(try store.item(resource: "rates", key: "feed")?.etag == "\"v1\"")
+            #expect(try await store.rateSet(onOrBefore: "2026-11-19")?.rates.last?.value == "1.0800")
+            #expect(try await store.rateSet(onOrBefore: "2026-11-18") == nil)
+            #expect(try await store.rateSet(onOrBefore: "2027-01-01")?.date == "2026-11-20")
+            #expect(try await store.item(resource: "rates", key: "feed")?.etag == "\"v1\"")
             #expect(try store.integrityCheck() == "ok")
         }
     }

@@ -16,15 +16,16 @@ struct MetricsRoutes: Sendable {
     let clockSkew: ClockSkew?
 
     func register(on router: inout Router) {
-        router.add(.get, "/metrics", reads: [], .immediate { _ in
-            updateGauges()
+        // Suspending: the mirror's counts may be read from the store, which no loop thread waits for.
+        router.add(.get, "/metrics", reads: [], .suspending { _ in
+            await updateGauges()
             return Response(
                 headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
                 body: .bytes(SharedBytes(metrics.exposition())))
         })
     }
 
-    private func updateGauges() {
+    private func updateGauges() async {
         metrics.set(.ready, Readiness(rates: rates, documents: documents).isReady ? 1 : 0)
         metrics.set(.clockSkew, Double(clockSkew?.seconds ?? 0))
         if let rates {
@@ -35,7 +36,7 @@ struct MetricsRoutes: Sendable {
         if let documents {
             record(.documents, documents.refresher)
             record(.documents, documents.upstreamReports)
-            let summary = documents.summary
+            let summary = await documents.summary
             metrics.set(.documentsListed, Double(summary.listed))
             metrics.set(.documentsMirrored, Double(summary.mirrored))
             metrics.set(.documentsBytes, Double(summary.bytes))

@@ -8,7 +8,8 @@ struct OperationsRoutes: Sendable {
 
     func register(on router: inout Router) {
         router.add(.get, "/ready", reads: [], .immediate { _ in ready() })
-        router.add(.get, "/status", reads: [], .immediate { _ in status() })
+        // Suspending: the mirror's counts may be read from the store, which no loop thread waits for.
+        router.add(.get, "/status", reads: [], .suspending { _ in await status() })
     }
 
     /// 200 when every configured resource has data; else 503 with the reasons.
@@ -20,8 +21,8 @@ struct OperationsRoutes: Sendable {
         return Response(status: reasons.isEmpty ? .ok : .serviceUnavailable, headers: headers, body: .bytes(SharedBytes(Self.json(body))))
     }
 
-    func status() -> Response {
-        let report = reporter.report()
+    func status() async -> Response {
+        let report = await reporter.report()
         return Response(
             headers: ["Content-Type": "application/json", "Cache-Control": "no-store"],
             body: .bytes(SharedBytes(Self.json(report.jsonObject))))

@@ -94,10 +94,11 @@ struct StatusReporter: Sendable {
     let startedAt: Date
     var clockSkew: ClockSkew? = nil
 
-    func report() -> StatusReport {
+    /// Async: the mirror's counts are read from the store (once per change) through its async API.
+    func report() async -> StatusReport {
         StatusReport(
             version: LarderVersion.current, startedAt: startedAt, clockSkewSeconds: clockSkew?.seconds ?? 0,
-            rates: ratesReport(), documents: documentsReport())
+            rates: ratesReport(), documents: await documentsReport())
     }
 
     private func ratesReport() -> ResourceReport? {
@@ -113,9 +114,9 @@ struct StatusReporter: Sendable {
         return report
     }
 
-    private func documentsReport() -> ResourceReport? {
+    private func documentsReport() async -> ResourceReport? {
         guard let documents, let upstream = configuration.documents else { return nil }
-        let summary = documents.summary
+        let summary = await documents.summary
         let failed = documents.failedDownloads
         var report = Self.describe(
             documents.refresher, url: upstream.url, format: upstream.format.rawValue,

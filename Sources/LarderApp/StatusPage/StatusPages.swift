@@ -50,14 +50,17 @@ final class StatusPages: Sendable {
             return .now(page.response(for: request))
         }
         return .later { [self] request in
-            await blocking.run { self.render(version, rates, selection) }.response(for: request)
+            let report = await reporter.report()
+            return await blocking.run { self.render(version, report, rates, selection) }.response(for: request)
         }
     }
 
     /// Renders and keeps the page (a newer version replaces every page kept for an older one).
-    private func render(_ version: PageVersion, _ rates: RatesView?, _ selection: PageSelection?) -> FixedAnswer {
+    private func render(
+        _ version: PageVersion, _ report: StatusReport, _ rates: RatesView?, _ selection: PageSelection?
+    ) -> FixedAnswer {
         let content = PageContent(
-            report: reporter.report(), rates: rates.map { view in (view, selection) },
+            report: report, rates: rates.map { view in (view, selection) },
             documents: reporter.documents.map { (try? $0.documentStatuses(limit: DocumentsSection.rowLimit), $0.hasData) },
             adminTokenRequired: adminTokenRequired)
         let page = FixedAnswer(

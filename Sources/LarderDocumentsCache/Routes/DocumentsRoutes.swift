@@ -89,12 +89,12 @@ public struct DocumentsRoutes: Sendable {
     }
 
     /// The slow path of `/documents/{name}`: fetches a listed document that is not mirrored yet. On
-    /// Swift's cooperative pool, so its store reads run off it (`BlockingPool`).
+    /// Swift's cooperative pool, so its store reads go through the store's async API.
     private func document(_ request: Request, name: String) async -> Response {
         let state = cache.state
         let entry: DocumentEntryRecord?, file: DocumentFileRecord?
         do {
-            (entry, file) = try await state.store.blocking.run { () throws(StoreError) in try state.lookup(name) }
+            (entry, file) = try await state.lookup(name)
         } catch {
             return storeUnreadable(error)
         }
@@ -103,7 +103,7 @@ public struct DocumentsRoutes: Sendable {
             return response
         }
         let result = await cache.fetchOnDemand(entry, unservable: file)
-        if let file = (try? await state.store.blocking.run { () throws(StoreError) in try state.lookup(name).file }) ?? nil,
+        if let file = (try? await state.lookup(name).file) ?? nil,
            let response = serve(request, entry: entry, file: file, cache.refresher.freshness()) {
             return response
         }

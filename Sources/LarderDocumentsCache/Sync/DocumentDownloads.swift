@@ -27,7 +27,7 @@ struct DocumentDownloads: Sendable {
         let result = await flight.run(entry.name) {
             let current: DocumentFileRecord?
             do {
-                current = try await state.store.blocking.run { () throws(StoreError) in try state.lookup(entry.name).file }
+                current = try await state.lookup(entry.name).file
             } catch {
                 return .failure(RefreshError(.store, "\(entry.name): \(error)"))
             }
@@ -36,7 +36,7 @@ struct DocumentDownloads: Sendable {
             }
         }
         // Joined a sync's download: it may wait in a batch; the client should not.
-        if case .success = result, (try? await state.store.blocking.run { () throws(StoreError) in try state.lookup(entry.name).file }) ?? nil == nil {
+        if case .success = result, (try? await state.lookup(entry.name).file) ?? nil == nil {
             await commits.flush(holding: entry.name)
         }
         return result

@@ -76,9 +76,7 @@ struct DocumentsSync: Sendable {
     /// error and changes nothing.
     private func refreshIndex(_ now: Date, switching: Bool) async throws -> Bool {
         let store = store
-        let item = try await store.blocking.run { () throws(StoreError) in
-            try store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
-        }
+        let item = try await store.item(resource: DocumentEntryRecord.resource, key: Self.indexKey)
         let order = upstreams.order(at: now)
         let failover = UpstreamFailover(resource: "documents", logger: logger)
         let outcome: UpstreamFailover.Outcome<IndexAnswer> = await failover.ask(upstreams.pool.candidates(order), at: now) {
@@ -94,10 +92,8 @@ struct DocumentsSync: Sendable {
             return answer == .notModified
         case .declined:
             // Every answer was older than the held index: it stays, and the check counts as contact.
-            try await store.blocking.run { () throws(StoreError) in
-                try store.touch(
-                    resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
-            }
+            try await store.touch(
+                resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, etag: nil, lastModified: nil)
             return true
         case .failed(let error):
             throw error
@@ -119,7 +115,7 @@ struct DocumentsSync: Sendable {
             throw RefreshError(.store, "the documents URL cannot be read as a URL")
         }
         let stream = DocumentIndexStream(format: upstream.format, indexURL: indexURL, maxBytes: indexMaxBytes)
-        let intake = try await store.blocking.run { () throws(StoreError) in try IndexIntake(store: store, stream: stream) }
+        let intake = try await IndexIntake(store: store, stream: stream)
         let answer: UpstreamStreamOutcome
         let generatedAt: Date?
         do {
@@ -149,11 +145,9 @@ struct DocumentsSync: Sendable {
                 throw RefreshError(.upstreamError, "index: the upstream answered 304 to an unconditional request")
             }
             events.upstreamFetch(.documents, upstream: label, outcome: .notModified)
-            try await store.blocking.run { () throws(StoreError) in
-                try store.touch(
-                    resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
-                    etag: sent.etag, lastModified: sent.lastModified)
-            }
+            try await store.touch(
+                resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now,
+                etag: sent.etag, lastModified: sent.lastModified)
             return .delivered(.notModified, served: nil)
         case .streamed(let body):
             events.upstreamFetch(.documents, upstream: label, outcome: .fetched)
@@ -173,9 +167,7 @@ struct DocumentsSync: Sendable {
                 resource: DocumentEntryRecord.resource, key: Self.indexKey, fetchedAt: now, updatedAt: updatedAt,
                 etag: body.validators.etag, lastModified: body.validators.lastModified)
             let adopting = switching ? upstreamIdentity : nil
-            try await store.blocking.run { () throws(StoreError) in
-                try store.commitStagedDocumentEntries(item: item, adopting: adopting)
-            }
+            try await store.commitStagedDocumentEntries(item: item, adopting: adopting)
             upstreams.indexSource = index
             state.setIndex(updatedAt: updatedAt, storedAt: now)
             if switching { upstreamSwitch.completed() }
@@ -196,7 +188,7 @@ struct DocumentsSync: Sendable {
         }
         var total = 0
         var counting = ListedPages(store: store)
-        while let document = try await counting.nextOffPool() {
+        while let document = try await counting.next() {
             switch decide(document) {
             case .skip: outcome.unchanged += 1
             case .regression:
@@ -210,7 +202,7 @@ struct DocumentsSync: Sendable {
         var readError: (any Error)?
         let results = await downloads.run(total: total, now: now) {
             do {
-                while let document = try await handing.nextOffPool() {
+                while let document = try await handing.next() {
                     if case .download(let conditional) = decide(document) {
                         return (document.entry, document.file, conditional)
                     }

@@ -87,6 +87,7 @@ final class GroupCommit: Sendable {
     }
 
     /// `commit(_:)` on the process's `BlockingPool`: renames, syncs and the transaction all wait for the disk.
+    /// The transaction uses the store's synchronous API: it must follow the files' `fdatasync` in the same job.
     private func commitOffPool(_ batch: [StagedDownload]) async -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
         return await store.blocking.run { self.commit(batch) }

@@ -6,7 +6,7 @@ import Synchronization
 /// Takes an index body as it arrives: each chunk goes through `DocumentIndexStream`, and the
 /// entries it completes are staged in the store a page at a time, so neither the body, nor a parse
 /// tree, nor the list of entries is ever held whole. Nothing staged is listed until `commit`. The
-/// staging writes run off the cooperative pool (`BlockingPool`); the parse, a chunk at a time, runs on it.
+/// staging writes go through the store's async API; the parse, a chunk at a time, runs on the cooperative pool.
 final class IndexIntake: Sendable {
     /// Entries staged in one write.
     static let pageSize = 1000
@@ -23,10 +23,10 @@ final class IndexIntake: Sendable {
     let store: Store
     private let state: Mutex<State>
 
-    init(store: Store, stream: DocumentIndexStream) throws(StoreError) {
+    init(store: Store, stream: DocumentIndexStream) async throws(StoreError) {
         self.store = store
         state = Mutex(State(stream: stream))
-        try store.beginStagingDocumentEntries()
+        try await store.beginStagingDocumentEntries()
     }
 
     /// The index was refused, and why; nil while every byte so far was fine.
@@ -66,15 +66,13 @@ final class IndexIntake: Sendable {
     }
 
     private func stage(_ entries: [DocumentEntryRecord]) async throws(StoreError) {
-        let store = store
-        try await store.blocking.run { () throws(StoreError) in try store.stageDocumentEntries(entries) }
+        try await store.stageDocumentEntries(entries)
     }
 
     /// Forgets what was staged (a refused or regressing index); best effort, as the next intake
     /// starts by clearing it anyway.
     func discard() async {
-        let store = store
-        try? await store.blocking.run { () throws(StoreError) in try store.discardStagedDocumentEntries() }
+        try? await store.discardStagedDocumentEntries()
     }
 
     private static func add(_ documents: [DocumentEntry], to state: inout State) {

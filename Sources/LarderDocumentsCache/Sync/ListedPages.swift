@@ -23,14 +23,11 @@ struct ListedPages {
         return take()
     }
 
-    /// `next()` for a sync on Swift's cooperative pool: each page is read on the process's `BlockingPool`.
-    mutating func nextOffPool() async throws(StoreError) -> ListedDocument? {
+    /// `next()` for a sync on Swift's cooperative pool: each page is read through the store's async API.
+    mutating func next() async throws(StoreError) -> ListedDocument? {
         if index == page.count {
             guard !ended else { return nil }
-            let (store, position) = (store, position)
-            load(try await store.blocking.run { () throws(StoreError) in
-                try store.listedDocuments(after: position, limit: Self.pageSize)
-            })
+            load(try await store.listedDocuments(after: position, limit: Self.pageSize))
         }
         return take()
     }

@@ -140,9 +140,8 @@ final class RatesCrossCheck: Sendable {
         let now = clock.now
         let records = changed
         do {
-            try await store.blocking.run { () throws(StoreError) in
-                guard let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey) else { return }
-                try store.commitRates(records.map { RateSetRecord($0, storedAt: now) }, item: item)
+            if let item = try await store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey) {
+                try await store.commitRates(records.map { RateSetRecord($0, storedAt: now) }, item: item)
             }
         } catch {
             logger.warning("rates: could not keep the cross-check's majority values: \(error.message)")
@@ -157,7 +156,7 @@ final class RatesCrossCheck: Sendable {
         let key = date.description
         let stored: RateSet
         do {
-            let record = try await store.blocking.run { () throws(StoreError) in try store.rateSets(dates: [key])[key] }
+            let record = try await store.rateSets(dates: [key])[key]
             guard let record, let set = RateSet(record) else { return }
             stored = set
         } catch {
@@ -226,13 +225,9 @@ final class RatesCrossCheck: Sendable {
         let key = checked.date.description
         let now = clock.now
         do {
-            let written = try await store.blocking.run { () throws(StoreError) -> Bool in
-                guard let record = try store.rateSets(dates: [key])[key], RateSet(record)?.hasSameRates(as: checked) == true,
-                      let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey) else { return false }
-                try store.commitRates([RateSetRecord(corrected, storedAt: now)], item: item)
-                return true
-            }
-            guard written else { return false }
+            guard let record = try await store.rateSets(dates: [key])[key], RateSet(record)?.hasSameRates(as: checked) == true,
+                  let item = try await store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey) else { return false }
+            try await store.commitRates([RateSetRecord(corrected, storedAt: now)], item: item)
         } catch {
             logger.warning("rates: cross-check could not rewrite \(checked.date): \(error.message)")
             return false

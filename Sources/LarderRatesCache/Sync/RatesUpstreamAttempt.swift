@@ -18,15 +18,14 @@ struct RatesUpstreamAttempt: Sendable {
     /// Whether the stored validators came from this upstream (only then are they sent).
     let ownsValidators: Bool
 
-    /// The store's reads and writes, and the parse, run off the cooperative pool (`BlockingPool`): a
-    /// commit waits for the disk, and the pool's few threads must stay free to answer requests.
+    /// The store's reads and writes go through its async API, and the parse runs on the `BlockingPool`:
+    /// a commit waits for the disk, and the cooperative pool's few threads must stay free to answer requests.
     func run(_ now: Date) async throws -> RatesSync.Applied {
         let store = sync.store
         // The newest day within the bounds: one an earlier Larder stored for 9999 is no newest day to regress from.
         let newestAllowed = RateBounds(format: upstream.format, now: sync.today.later(than: now)).latest.description
-        let (item, latest) = try await store.blocking.run { () throws(StoreError) in
-            (try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey), try store.rateSet(onOrBefore: newestAllowed))
-        }
+        let item = try await store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey)
+        let latest = try await store.rateSet(onOrBefore: newestAllowed)
         // A new upstream's copy starts from scratch: asked for everything, as on a first sync.
         let purpose = RatesRequestPurpose.refresh(
             newestStored: sync.upstreamSwitch.isPending ? nil : latest.flatMap { RateDate($0.date) },
@@ -56,16 +55,15 @@ struct RatesUpstreamAttempt: Sendable {
                 throw RefreshError(.upstreamError, "the upstream answered 304 to an unconditional request")
             }
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .notModified)
-            try await store.blocking.run { () throws(StoreError) in
-                try store.touch(
-                    resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now,
-                    etag: sent.etag, lastModified: sent.lastModified)
-            }
+            try await store.touch(
+                resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now,
+                etag: sent.etag, lastModified: sent.lastModified)
             let date = latest.flatMap { RateDate($0.date) }
             return RatesSync.Applied(
                 outcome: RatesRefreshOutcome(kind: .notModified, daysChanged: 0, date: date),
                 served: date.map { "\($0) (not modified)" })
         case .fetched(let body):
+            // The parse and its commit in one job on the pool, through the store's synchronous API.
             return try await store.blocking.run { try apply(body, request: request, latest: latest, now: now) }
         }
     }
