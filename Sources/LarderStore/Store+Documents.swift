@@ -5,7 +5,7 @@ public import GRDB
 public struct DocumentEntryRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "document_entries"
     /// The resource name documents are stored under (items, upstream URL).
-    public static let resource = "documents"
+    public static let resource = StoredResource.documents
 
     public var name: String
     public var position: Int

@@ -6,7 +6,7 @@ public import GRDB
 public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "items"
 
-    public var resource: String
+    public var resource: StoredResource
     public var key: String
     /// The last time the upstream confirmed or replaced the item (a 304 included).
     public var fetchedAt: Date
@@ -16,7 +16,7 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
     public var lastModified: String?
 
     public init(
-        resource: String, key: String, fetchedAt: Date, createdAt: Date? = nil, updatedAt: Date? = nil,
+        resource: StoredResource, key: String, fetchedAt: Date, createdAt: Date? = nil, updatedAt: Date? = nil,
         etag: String? = nil, lastModified: String? = nil
     ) {
         self.resource = resource
@@ -43,16 +43,16 @@ public struct ItemRecord: Sendable, Equatable, Codable, FetchableRecord, Persist
 
 extension Store {
     /// The item's record, or nil when it was never fetched (synchronously: for start-up).
-    public func item(resource: String, key: String) throws(StoreError) -> ItemRecord? {
+    public func item(resource: StoredResource, key: String) throws(StoreError) -> ItemRecord? {
         try read { db in try Self.item(db, resource: resource, key: key) }
     }
 
     /// The item's record, or nil when it was never fetched.
-    public func item(resource: String, key: String) async throws(StoreError) -> ItemRecord? {
+    public func item(resource: StoredResource, key: String) async throws(StoreError) -> ItemRecord? {
         try await read { db in try Self.item(db, resource: resource, key: key) }
     }
 
-    private static func item(_ db: Database, resource: String, key: String) throws -> ItemRecord? {
+    private static func item(_ db: Database, resource: StoredResource, key: String) throws -> ItemRecord? {
         try ItemRecord.fetchOne(db, key: ["resource": resource, "key": key])
     }
 
@@ -63,7 +63,7 @@ extension Store {
 
     /// Moves only `fetched_at` (a 304, or a check that changed nothing), and the validators when the
     /// upstream sent new ones (synchronously: for a job that parses and writes in one step on the blocking pool).
-    public func touch(resource: String, key: String, fetchedAt: Date, etag: String?, lastModified: String?) throws(StoreError) {
+    public func touch(resource: StoredResource, key: String, fetchedAt: Date, etag: String?, lastModified: String?) throws(StoreError) {
         try write { db in
             try Self.touch(db, resource: resource, key: key, fetchedAt: fetchedAt, etag: etag, lastModified: lastModified)
         }
@@ -71,7 +71,7 @@ extension Store {
 
     /// Moves only `fetched_at` (a 304, or a check that changed nothing), and the validators when the upstream sent new ones.
     public func touch(
-        resource: String, key: String, fetchedAt: Date, etag: String?, lastModified: String?
+        resource: StoredResource, key: String, fetchedAt: Date, etag: String?, lastModified: String?
     ) async throws(StoreError) {
         try await write { db in
             try Self.touch(db, resource: resource, key: key, fetchedAt: fetchedAt, etag: etag, lastModified: lastModified)
@@ -79,7 +79,7 @@ extension Store {
     }
 
     private static func touch(
-        _ db: Database, resource: String, key: String, fetchedAt: Date, etag: String?, lastModified: String?
+        _ db: Database, resource: StoredResource, key: String, fetchedAt: Date, etag: String?, lastModified: String?
     ) throws {
         try db.execute(
             sql: """

@@ -4,7 +4,7 @@ import GRDB
 /// One stored day of rates: the published digits as text, so nothing passes through floating point.
 public struct RateSetRecord: Sendable, Equatable {
     /// The resource name the rates' item records and upstream URL are stored under.
-    public static let resource = "rates"
+    public static let resource = StoredResource.rates
 
     /// `YYYY-MM-DD`.
     public var date: String

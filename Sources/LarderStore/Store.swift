@@ -106,7 +106,7 @@ public final class Store: Sendable {
     /// data came from a different URL. Nothing is cleared (SPEC §4.9): the old copy is served, stale,
     /// until the new upstream's first complete copy replaces it (`adopt(upstream:…)` in that commit).
     @discardableResult
-    public func prepare(resource: String, upstreamURL url: String) throws(StoreError) -> Bool {
+    public func prepare(resource: StoredResource, upstreamURL url: String) throws(StoreError) -> Bool {
         try write { db in
             let stored = try String.fetchOne(
                 db, sql: "SELECT upstream_url FROM resources WHERE name = ?", arguments: [resource])
@@ -119,14 +119,14 @@ public final class Store: Sendable {
     }
 
     /// Inside a commit: `url` becomes the upstream the resource's data comes from.
-    static func adopt(upstream url: String, resource: String, in db: Database) throws {
+    static func adopt(upstream url: String, resource: StoredResource, in db: Database) throws {
         try db.execute(
             sql: "INSERT INTO resources(name, upstream_url) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET upstream_url = excluded.upstream_url",
             arguments: [resource, url])
     }
 
     /// The format an `auto` upstream of `resource` was last read as, if recorded.
-    public func detectedFormat(resource: String) throws(StoreError) -> String? {
+    public func detectedFormat(resource: StoredResource) throws(StoreError) -> String? {
         try read { db in
             try String.fetchOne(db, sql: "SELECT format FROM resources WHERE name = ?", arguments: [resource])
         }

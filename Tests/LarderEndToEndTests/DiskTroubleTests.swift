@@ -42,7 +42,7 @@ struct DiskTroubleTests {
                         date: String(format: "2026-10-%02d", day), base: "EUR", createdAt: nil, updatedAt: nil,
                         storedAt: Date(), rates: (0..<30).map { .init(code: "C\($0)", name: nil, value: "1.\($0)") })
                 }
-                try await store.commitRates(days, item: ItemRecord(resource: "rates", key: "feed", fetchedAt: Date()))
+                try await store.commitRates(days, item: ItemRecord(resource: .rates, key: "feed", fetchedAt: Date()))
             }
             let path = cache + "/larder.sqlite"
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))

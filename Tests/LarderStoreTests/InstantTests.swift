@@ -20,12 +20,12 @@ struct InstantTests {
         contentType: "text/plain", createdAt: created, updatedAt: updated, storedAt: stored, fetchedAt: stored,
         etag: nil, lastModified: nil)
     static let item = ItemRecord(
-        resource: "documents", key: "index", fetchedAt: stored, createdAt: created, updatedAt: updated, etag: "\"i\"")
+        resource: .documents, key: "index", fetchedAt: stored, createdAt: created, updatedAt: updated, etag: "\"i\"")
 
     /// Writes one entry, file and item record, and closes the store.
     static func write(in directory: String) async throws {
         let store = try Store(directory: directory, logger: quietLogger)
-        try store.prepare(resource: "documents", upstreamURL: "http://127.0.0.1:1/index.json")
+        try store.prepare(resource: .documents, upstreamURL: "http://127.0.0.1:1/index.json")
         try await store.beginStagingDocumentEntries()
         try await store.stageDocumentEntries([entry])
         try await store.commitStagedDocumentEntries(item: item)
@@ -38,7 +38,7 @@ struct InstantTests {
         let (listedEntry, storedFile) = try store.document(named: "a.txt")
         let entry = try #require(listedEntry)
         let file = try #require(storedFile)
-        let item = try #require(try store.item(resource: "documents", key: "index"))
+        let item = try #require(try store.item(resource: .documents, key: "index"))
         for (read, written) in [
             (entry.createdAt, created), (entry.updatedAt, updated), (file.createdAt, created), (file.updatedAt, updated),
             (file.storedAt, stored), (file.fetchedAt, stored), (item.createdAt, created), (item.updatedAt, updated),

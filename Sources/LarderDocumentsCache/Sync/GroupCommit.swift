@@ -83,19 +83,19 @@ final class GroupCommit: Sendable {
 
     /// Commits one download at once, on its own: a client is waiting for it.
     func commitNow(_ staged: StagedDownload) async -> RefreshError? {
-        await commitOffPool([staged]).first?.error
+        await commitOnPool([staged]).first?.error
     }
 
     /// `commit(_:)` on the process's `BlockingPool`: renames, syncs and the transaction all wait for the disk.
     /// The transaction uses the store's synchronous API: it must follow the files' `fdatasync` in the same job.
-    private func commitOffPool(_ batch: [StagedDownload]) async -> [(name: String, error: RefreshError)] {
+    private func commitOnPool(_ batch: [StagedDownload]) async -> [(name: String, error: RefreshError)] {
         guard !batch.isEmpty else { return [] }
         return await store.blocking.run { self.commit(batch) }
     }
 
     /// Commits a batch `take` handed out, then marks its documents committed (or failed).
     private func commitTaken(_ batch: [StagedDownload]) async {
-        let failed = await commitOffPool(batch)
+        let failed = await commitOnPool(batch)
         pending.withLock { pending in
             for staged in batch {
                 let left = (pending.committing[staged.file.name] ?? 1) - 1
