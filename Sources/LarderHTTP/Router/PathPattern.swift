@@ -25,6 +25,12 @@ struct PathPattern: Sendable {
         }
     }
 
+    /// The first segment when it is literal: only a path beginning with it can match.
+    var firstLiteral: String? {
+        if case .literal(let text) = parts.first { return text }
+        return nil
+    }
+
     /// Whether `self` is tried before `other`, or nil when the two have the same shape (the same literals
     /// and captures in the same places, whatever the captures' names). At the first part where they
     /// differ, a literal ranks over a `:name`, which ranks over a `*name` (Hummingbird's trie's rule),

@@ -24,6 +24,11 @@ public struct Router: Sendable {
 
     /// Every route, most specific first (`Route.precedes`).
     private var routes: [Route] = []
+    /// The routes whose first segment is literal, by that segment, and the others (`:name`, `*name`,
+    /// `/`), each in `routes`' order: a path is tried against its first segment's few routes, then
+    /// the others, which is `routes`' order without the routes that cannot match it.
+    private var routesByFirstSegment: [String: [Route]] = [:]
+    private var otherRoutes: [Route] = []
     /// Lean routes by their path's length in bytes: a lookup compares the one or few paths of the
     /// request path's length, so it costs the same however many routes there are.
     private var leanRoutes: [[LeanRoute]] = []
@@ -59,7 +64,7 @@ public struct Router: Sendable {
         let route = Route(
             method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors,
             accepts: registration.accepts)
-        // Ranked once here, so that matching stays one pass over the routes in order.
+        // Ranked once here, so that matching only walks the routes in order.
         var index = routes.endIndex
         for (position, other) in routes.enumerated() {
             guard let first = route.precedes(other) else {
@@ -75,6 +80,8 @@ public struct Router: Sendable {
             }
         }
         routes.insert(route, at: index)
+        routesByFirstSegment = Dictionary(grouping: routes.filter { $0.pattern.firstLiteral != nil }) { $0.pattern.firstLiteral! }
+        otherRoutes = routes.filter { $0.pattern.firstLiteral == nil }
         let segments = pattern.split(separator: "/").map(String.init)
         // Lean only when the path is literal: no other route can then rank over it for its path.
         let literal = !segments.contains { $0.hasPrefix(":") || $0.hasPrefix("*") || $0.contains("%") }
@@ -106,21 +113,25 @@ public struct Router: Sendable {
         var allowed: [HTTPMethod] = []
         var getFallback: Match?
         var preflight: Match?
-        // Routes are objects: a copy of one is a single retain, not one per field.
-        for route in routes {
-            guard let parameters = route.match(segments) else { continue }
-            if route.method == method {
-                return .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
+        let firstSegmentRoutes = segments.first.flatMap { routesByFirstSegment[$0] } ?? []
+        // Two passes rather than a joined sequence, which would allocate per request. Routes are
+        // objects: a copy of one is a single retain, not one per field.
+        for pass in 0..<2 {
+            for route in pass == 0 ? firstSegmentRoutes : otherRoutes {
+                guard let parameters = route.match(segments) else { continue }
+                if route.method == method {
+                    return .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
+                }
+                if method == .head, route.method == .get, getFallback == nil {
+                    getFallback = .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
+                }
+                // A preflight belongs to the path's most specific route only: `/rates/refresh` is its POST
+                // route's, even though `/rates/:date` would match it too.
+                if method == .options, route.method == .get, route.cors != .none, allowed.isEmpty {
+                    preflight = .preflight(route.cors, route: route.text)
+                }
+                allowed.append(route.method)
             }
-            if method == .head, route.method == .get, getFallback == nil {
-                getFallback = .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
-            }
-            // A preflight belongs to the path's most specific route only: `/rates/refresh` is its POST
-            // route's, even though `/rates/:date` would match it too.
-            if method == .options, route.method == .get, route.cors != .none, allowed.isEmpty {
-                preflight = .preflight(route.cors, route: route.text)
-            }
-            allowed.append(route.method)
         }
         if let match = getFallback ?? preflight { return match }
         if allowed.isEmpty { return .notFound }
