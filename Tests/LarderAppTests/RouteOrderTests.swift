@@ -60,7 +60,7 @@ struct RouteOrderTests {
 
     /// Each probe's answer (status, `Allow`, and the body unless volatile) from a server whose router
     /// had `registrations` added in that order.
-    static func answers(_ registrations: [Registration], _ probes: [Probe]) async throws -> [String] {
+    static func answers(_ registrations: [Router.Registration], _ probes: [Probe]) async throws -> [String] {
         try await withServer(routes: { router in
             for registration in registrations { router.add(registration) }
         }) { server in

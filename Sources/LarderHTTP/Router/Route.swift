@@ -1,12 +1,14 @@
-/// The arguments of one `Router.add`.
-package struct Registration: Sendable {
-    package let method: HTTPMethod
-    package let pattern: String
-    package let reads: [String]?
-    package let readsQuery: Bool
-    package let cors: CORSPolicy
-    package let accepts: Router.ParameterRule?
-    package let handler: Handler
+extension Router {
+    /// The arguments of one `add`.
+    package struct Registration: Sendable {
+        package let method: HTTPMethod
+        package let pattern: String
+        package let reads: [String]?
+        package let readsQuery: Bool
+        package let cors: CORSPolicy
+        package let accepts: ParameterRule?
+        package let handler: Handler
+    }
 }
 
 /// One route; a class, so that matching takes each with one retain instead of a copy of every field.
