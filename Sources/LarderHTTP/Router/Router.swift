@@ -22,19 +22,14 @@ public struct Router: Sendable {
         case notFound
     }
 
-    /// Every route, most specific first (`Route.precedes`).
-    private var routes: [Route] = []
-    /// The routes whose first segment is literal, by that segment, and the others (`:name`, `*name`,
-    /// `/`), each in `routes`' order: a path is tried against its first segment's few routes, then
-    /// the others, which is `routes`' order without the routes that cannot match it.
-    private var routesByFirstSegment: [String: [Route]] = [:]
-    private var otherRoutes: [Route] = []
+    /// Every route, ranked; one object, retained once per request.
+    private var routes = RankedRoutes()
     /// Lean routes by their path's length in bytes: a lookup compares the one or few paths of the
     /// request path's length, so it costs the same however many routes there are.
     private var leanRoutes: [[LeanRoute]] = []
     private var hasHeadRoutes = false
     /// Every route as it was added, in that order.
-    package private(set) var registrations: [Registration] = []
+    package var registrations: [Registration] { routes.registrations }
     /// Every route's method and pattern, in the order they were added.
     public var table: [(method: HTTPMethod, pattern: String)] { registrations.map { ($0.method, $0.pattern) } }
     /// The longest method answered (HEAD and OPTIONS always are): a longer one is 501 (RFC 9112 §3).
@@ -65,23 +60,7 @@ public struct Router: Sendable {
             method: method, pattern: PathPattern(pattern), text: pattern, handler: handler, cors: cors,
             accepts: registration.accepts)
         // Ranked once here, so that matching only walks the routes in order.
-        var index = routes.endIndex
-        for (position, other) in routes.enumerated() {
-            guard let first = route.precedes(other) else {
-                // In release builds too: a route that silently never answers would be found only in production.
-                fatalError("""
-                    Router: \(method) \(pattern) and \(other.method) \(other.text) are ambiguous (one shape, \
-                    one method): make a segment literal, or give the narrower one an accepts rule
-                    """)
-            }
-            if first {
-                index = position
-                break
-            }
-        }
-        routes.insert(route, at: index)
-        routesByFirstSegment = Dictionary(grouping: routes.filter { $0.pattern.firstLiteral != nil }) { $0.pattern.firstLiteral! }
-        otherRoutes = routes.filter { $0.pattern.firstLiteral == nil }
+        routes = routes.adding(route, as: registration)
         let segments = pattern.split(separator: "/").map(String.init)
         // Lean only when the path is literal: no other route can then rank over it for its path.
         let literal = !segments.contains { $0.hasPrefix(":") || $0.hasPrefix("*") || $0.contains("%") }
@@ -94,7 +73,6 @@ public struct Router: Sendable {
                 path: Array(pattern.utf8CString), segments: segments, text: pattern, handler: handler, cors: cors,
                 reads: headers, readsQuery: registration.readsQuery))
         }
-        registrations.append(registration)
         hasHeadRoutes = hasHeadRoutes || method == .head
         longestMethod = max(longestMethod, method.rawValue.utf8.count)
     }
@@ -113,11 +91,11 @@ public struct Router: Sendable {
         var allowed: [HTTPMethod] = []
         var getFallback: Match?
         var preflight: Match?
-        let firstSegmentRoutes = segments.first.flatMap { routesByFirstSegment[$0] } ?? []
+        let firstSegmentRoutes = segments.first.flatMap { routes.byFirstSegment[$0] } ?? []
         // Two passes rather than a joined sequence, which would allocate per request. Routes are
         // objects: a copy of one is a single retain, not one per field.
         for pass in 0..<2 {
-            for route in pass == 0 ? firstSegmentRoutes : otherRoutes {
+            for route in pass == 0 ? firstSegmentRoutes : routes.others {
                 guard let parameters = route.match(segments) else { continue }
                 if route.method == method {
                     return .found(route.handler, parameters: parameters, route: route.text, cors: route.cors)
