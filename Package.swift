@@ -278,15 +278,15 @@ let package = Package(
         .testTarget(
             name: "LarderAppTests",
             dependencies: [
-                "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderHTTP",
-                "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
+                "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderFuzzing",
+                "LarderHTTP", "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(
             name: "FuzzReplayTests",
-            dependencies: ["LarderFuzzing", "LarderTesting"]
+            dependencies: ["LarderFuzzing", "LarderHTTP", "LarderTesting"]
         ),
         .testTarget(
             name: "LarderEndToEndTests",

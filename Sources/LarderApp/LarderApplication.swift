@@ -114,7 +114,6 @@ public struct LarderApplication: Sendable {
         startedAt: Date, blocking: BlockingPool, clockSkew: ClockSkew? = nil
     ) -> Router {
         var router = Router()
-        // Their `:date` segments take only dates, so they cannot shadow the literal routes after them.
         if let rates {
             RatesRoutes(cache: rates, adminToken: configuration.adminToken, cors: CORSPolicy(configuration.ratesCORS))
                 .register(on: &router)
@@ -125,7 +124,6 @@ public struct LarderApplication: Sendable {
         OperationsRoutes(reporter: reporter).register(on: &router)
         StatusPageRoutes(reporter: reporter, blocking: blocking).register(on: &router)
         MetricsRoutes(metrics: metrics, rates: rates, documents: documents, clockSkew: clockSkew).register(on: &router)
-        // Before V2Routes, whose 404 for the rest of /v2 would take /v2/openapi.json.
         DialectRoutes(cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)
         if let rates {
             V2Routes(cache: rates, cors: CORSPolicy(configuration.ratesCORS)).register(on: &router)

@@ -23,7 +23,7 @@ extension FuzzTarget {
         }
     }
 
-    /// The shapes of Larder's routes, in the app's order (literal, `:name`, a rule on `:date`).
+    /// The shapes of Larder's routes (literal, `:name`, a rule on `:date`).
     private static let routes: Router = {
         var router = Router()
         let answer = Handler.immediate { _ in HTTPError.notFound().response }

@@ -1,5 +1,6 @@
 import Foundation
 import LarderApp
+import LarderFuzzing
 import LarderHTTP
 import LarderTesting
 import Testing

@@ -20,7 +20,7 @@ private func describingRoutes(_ router: inout Router) {
         let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         return Response(body: .string("headers=\(headers);query=\(query);segments=\(request.segments)"))
     })
-    // Declared lean, but the pattern above answers it first: it must stay unreachable.
+    // Added after a pattern that matches it too: the literal ranks first, lean or not.
     router.add(.get, "/shadow/lean", reads: [], .immediate { _ in Response(body: .string("lean")) })
 }
 
@@ -105,11 +105,13 @@ struct LeanRouteTests {
         }
     }
 
-    @Test func anEarlierRouteThatMatchesStillWins() async throws {
+    @Test func aLiteralRouteAddedAfterAPatternThatMatchesItAnswersBothWays() async throws {
         try await withServer(routes: describingRoutes) { server in
             let port = server.port
-            let response = try await onThread { try TestConnection.fetch(port: port, "/shadow/lean") }
-            #expect(response.text == "pattern lean")
+            let (lean, usual) = try await onThread {
+                (try TestConnection.fetch(port: port, "/shadow/lean"), try TestConnection.fetch(port: port, "/shadow/lean?x=1"))
+            }
+            #expect(lean.text == "lean" && usual.text == "lean", "the lean path and the usual way: \(lean.text), \(usual.text)")
         }
     }
 }

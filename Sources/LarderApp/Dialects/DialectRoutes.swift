@@ -25,8 +25,8 @@ struct DialectRoutes: Sendable {
         }
     }
 
-    /// Frankfurter's 404 for the rest of `/v1` (and its index at `/v1/`): added after every other
-    /// route, so it only takes what they leave.
+    /// Frankfurter's 404 for the rest of `/v1` (and its index at `/v1/`): every other `/v1` route
+    /// ranks over its `*rest`, so it only takes what they leave.
     static func registerFallback(on router: inout Router) {
         router.add(.get, "/v1/*rest", .immediate { request in
             request.parameters["rest"] == "" ? v1Index.response(for: request) : notFound

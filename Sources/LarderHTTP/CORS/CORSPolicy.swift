@@ -49,7 +49,7 @@ public enum CORSPolicy: Sendable, Equatable {
     }
 
     /// The 204 a preflight (`OPTIONS` with `Access-Control-Request-Method`) gets.
-    func preflight(origin: String?, method: String?) -> Response {
+    package func preflight(origin: String?, method: String?) -> Response {
         var headers = HTTPHeaders()
         // Only reads are granted: a preflight for any other method gets no CORS headers at all.
         let reads = method.map { $0 == "GET" || $0 == "HEAD" } ?? true

@@ -11,11 +11,11 @@ public struct Request: Sendable {
     /// The body of a POST or PUT, at most the server's body limit.
     public let body: [UInt8]
     /// Values captured by the route pattern (`:name` and `*name` segments).
-    public internal(set) var parameters: [String: String] = [:]
+    public package(set) var parameters: [String: String] = [:]
     /// Whether `Accept-Encoding` makes gzip the answer (`AcceptEncoding`), decided where the request
     /// is read: a lean route reads the field's bytes in place and keeps no text of it, so the hot
     /// path pays no allocation for a browser's `gzip, deflate, br, zstd`.
-    public internal(set) var prefersGzip: Bool
+    public package(set) var prefersGzip: Bool
 
     public init(
         method: HTTPMethod,

@@ -1,12 +1,12 @@
 /// What a handler answers: a status with headers and a body, or a response prepared once and shared.
 public struct Response: Sendable {
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         case composed(HTTPHeaders, ResponseBody)
         case prepared(PreparedResponse)
     }
 
     public let status: HTTPStatus
-    let kind: Kind
+    package let kind: Kind
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .empty) {
         self.status = status

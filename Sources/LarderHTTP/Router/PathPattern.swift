@@ -4,6 +4,15 @@ struct PathPattern: Sendable {
         case literal(String)
         case parameter(String)
         case rest(String)
+
+        /// Where the part ranks at its position: a literal before a `:name` before a `*name`.
+        var rank: Int {
+            switch self {
+            case .literal: 0
+            case .parameter: 1
+            case .rest: 2
+            }
+        }
     }
 
     private let parts: [Part]
@@ -14,6 +23,28 @@ struct PathPattern: Sendable {
             if segment.hasPrefix("*") { return .rest(String(segment.dropFirst())) }
             return .literal(String(segment))
         }
+    }
+
+    /// The first segment when it is literal: only a path beginning with it can match.
+    var firstLiteral: String? {
+        if case .literal(let text) = parts.first { return text }
+        return nil
+    }
+
+    /// Whether `self` is tried before `other`, or nil when the two have the same shape (the same literals
+    /// and captures in the same places, whatever the captures' names). At the first part where they
+    /// differ, a literal ranks over a `:name`, which ranks over a `*name` (Hummingbird's trie's rule),
+    /// so the most specific pattern matching a path is the one found first, whatever the order routes
+    /// were added in. Literals compare by text and a shorter pattern comes first only to make the order
+    /// total: two such patterns never match the same path.
+    func precedes(_ other: PathPattern) -> Bool? {
+        for (part, otherPart) in zip(parts, other.parts) {
+            if part.rank != otherPart.rank { return part.rank < otherPart.rank }
+            if case .literal(let text) = part, case .literal(let otherText) = otherPart, text != otherText {
+                return text < otherText
+            }
+        }
+        return parts.count == other.parts.count ? nil : parts.count < other.parts.count
     }
 
     /// The captured parameters when the segments match, nil otherwise.

@@ -21,7 +21,6 @@ public struct RatesRoutes: Sendable {
     }
 
     public func register(on router: inout Router) {
-        // First, so its path is its own: an OPTIONS for it is no preflight of `/rates/:date`.
         router.add(.post, "/rates/refresh", .suspending { request in
             await refresh(request)
         })
@@ -44,7 +43,7 @@ public struct RatesRoutes: Sendable {
             })
         }
         // Dates and ranges take date-shaped segments only: the root and `/v1` leave `/nowhere` a 404,
-        // and `/rates/{anything else}` falls to the last route, Larder's 400, which no page needs
+        // and `/rates/{anything else}` falls to the route without a rule, Larder's 400, which no page needs
         // to read (so it has no preflight either).
         let dateShaped: Router.ParameterRule = { _, value in DateSelection.looksLikeSelection(value) }
         for (path, accepts, cors) in [("/rates/:date", dateShaped, cors), ("/rates/:date", nil, CORSPolicy.none)] {

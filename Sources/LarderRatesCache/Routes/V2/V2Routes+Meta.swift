@@ -10,8 +10,7 @@ extension V2Routes {
 
     /// The metadata routes over the stored history (`V2Catalog`): `/v2` (and `/v2/`),
     /// `/v2/currencies`, `/v2/currency/{code}`, `/v2/providers`, with the longer paths Frankfurter's
-    /// router answers the same (`/v2/currencies/…` lists, `/v2/currency/USD/…` is USD). Registered
-    /// after the rates routes and before the 404/406 fallback.
+    /// router answers the same (`/v2/currencies/…` lists, `/v2/currency/USD/…` is USD).
     func registerMeta(on router: inout Router) {
         router.add(.get, "/v2", cors: cors, .immediate { _ in Self.indexResponse })
         // `/v2/` has one empty segment after `v2`.

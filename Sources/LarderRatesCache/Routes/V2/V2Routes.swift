@@ -21,7 +21,6 @@ public struct V2Routes: Sendable {
     public func register(on router: inout Router) {
         registerRates(on: &router)
         registerMeta(on: &router)
-        // Last: what no route above answers.
         registerFallback(on: &router)
     }
 

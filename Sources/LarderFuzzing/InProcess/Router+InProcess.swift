@@ -1,9 +1,12 @@
+public import LarderHTTP
+
 extension Router {
     /// The answer to `request` without a socket, as the server routes it once read: a lean route's
     /// handler given only what the lean path carries, else the matched route's handler with its
     /// captured parameters (awaited when it suspends), a 404, a 405, or a preflight's 204.
     /// Request-level refusals (limits, `Host`) and CORS headers are the server's and not applied.
-    /// For checking whole pipelines in one process (the fuzz targets).
+    /// For checking whole pipelines in one process (the fuzz targets); lives here, not in LarderHTTP,
+    /// since no server needs it.
     public func answer(_ request: Request) async -> Response {
         if let route = leanRoute(for: request) {
             return await Self.run(route.handler, route.request(from: request))
