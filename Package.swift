@@ -104,13 +104,26 @@ let package = Package(
             name: "LarderDocuments",
             dependencies: ["LarderFormats"]
         ),
-        // The rates cache: sync from the upstream into the store, the served snapshot, the /rates routes.
+        // The rates API: Larder's /rates, Frankfurter v1 and v2, each in its folder, served from the snapshot a
+        // `RatesSource` publishes (the rates cache is one). Knows nothing of the store, the sync or the upstreams.
         .target(
-            name: "LarderRatesCache",
+            name: "LarderRatesAPI",
             dependencies: [
                 "LarderRates",
                 "LarderFormats",
                 "LarderHTTP",
+                "LarderFreshness",
+                "LarderServing",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The rates cache: sync from the upstream into the store, the history and the snapshot it publishes,
+        // the ECB schedule, the cross-check.
+        .target(
+            name: "LarderRatesCache",
+            dependencies: [
+                "LarderRates",
+                "LarderRatesAPI",
                 "LarderConfig",
                 "LarderStore",
                 "LarderUpstream",
@@ -157,6 +170,7 @@ let package = Package(
                 "LarderFreshness",
                 "LarderRates",
                 "LarderDocuments",
+                "LarderRatesAPI",
                 "LarderRatesCache",
                 "LarderDocumentsCache",
                 "LarderMetrics",
@@ -252,12 +266,13 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTesting"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates"]),
+        .testTarget(name: "LarderRatesAPITests", dependencies: ["LarderRatesAPI", "LarderRates"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing", "LarderTesting"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [
-                "LarderRatesCache", "LarderRates", "LarderDocuments", "LarderDocumentsCache", "LarderApp", "LarderConfig",
-                "LarderStore", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
+                "LarderRatesCache", "LarderRatesAPI", "LarderRates", "LarderDocuments", "LarderDocumentsCache", "LarderApp",
+                "LarderConfig", "LarderStore", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
             ]
         ),
         .testTarget(

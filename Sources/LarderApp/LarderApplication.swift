@@ -5,6 +5,7 @@ public import LarderFreshness
 public import LarderHTTP
 public import LarderMetrics
 public import LarderRatesCache
+import LarderRatesAPI
 import LarderServing
 public import LarderStore
 public import LarderUpstream

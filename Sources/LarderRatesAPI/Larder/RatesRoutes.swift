@@ -10,11 +10,11 @@ import Logging
 /// (`/current`), `/{date}`, `/{start}..{end}`, `/{start}..` and `/currencies`, each also under `/v1`,
 /// with Frankfurter's (`RatesRoutes+FrankfurterV1.swift`). Unconverted answers are the same bytes on both.
 public struct RatesRoutes: Sendable {
-    let cache: RatesCache
+    let cache: any RatesSource
     let adminToken: BearerToken?
     let cors: CORSPolicy
 
-    public init(cache: RatesCache, adminToken: String?, cors: CORSPolicy = .anyOrigin) {
+    public init(cache: any RatesSource, adminToken: String?, cors: CORSPolicy = .anyOrigin) {
         self.cache = cache
         self.adminToken = adminToken.map(BearerToken.init)
         self.cors = cors

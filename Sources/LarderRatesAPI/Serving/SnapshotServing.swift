@@ -6,7 +6,7 @@ import LarderServing
 /// Answers from the current rates snapshot, for every rates route (Larder's, v1's, v2's): at once
 /// when something is cached, else after the first fetch (SPEC §4.5).
 struct SnapshotServing: Sendable {
-    let cache: RatesCache
+    let cache: any RatesSource
 
     /// The cached data and its state, with the hit counted and a due background refresh started;
     /// nil when nothing is cached. (Not a closure taking the answer: the hot path allocates nothing here.)
@@ -30,7 +30,7 @@ struct SnapshotServing: Sendable {
                 return refusal.response
             }
             // Start a fetch only if none landed meanwhile (checked atomically with joining one).
-            let result = await cache.refresher.refresh(waitingAtMost: RatesCache.coldWait) { cache.current == nil }
+            let result = await cache.refresher.refresh(waitingAtMost: cache.coldWait) { cache.current == nil }
             if let snapshot = cache.current {
                 return answer(snapshot, state(for: snapshot))
             }
