@@ -115,6 +115,12 @@ let package = Package(
                 "LarderFreshness",
                 "LarderServing",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // The dialects' OpenAPI documents, generated from openapi.yaml (scripts/dialect-openapi.py), as bytes
+            // in the module (`.embedInCode`, as the status page's files: no resource bundle).
+            resources: [
+                .embedInCode("Resources/v1-openapi.json"),
+                .embedInCode("Resources/v2-openapi.json"),
             ]
         ),
         // The rates cache: sync from the upstream into the store, the history and the snapshot it publishes,
@@ -186,9 +192,6 @@ let package = Package(
             resources: [
                 .embedInCode("StatusPage/Resources/page.js"),
                 .embedInCode("StatusPage/Resources/page.css"),
-                // The dialects' OpenAPI documents, generated from openapi.yaml (scripts/dialect-openapi.py).
-                .embedInCode("Dialects/Resources/v1-openapi.json"),
-                .embedInCode("Dialects/Resources/v2-openapi.json"),
             ]
         ),
         // The thin executable: command line, logging bootstrap, signals.
