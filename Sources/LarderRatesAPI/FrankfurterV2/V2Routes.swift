@@ -14,6 +14,7 @@ public struct V2Routes: Sendable {
     public init(cache: any RatesSource, cors: CORSPolicy = .anyOrigin) {
         self.cache = cache
         self.cors = cors
+        serving = SnapshotServing(cache: cache)
     }
 
     /// The key of who publishes the stored rates, as v2 names a provider (`ECB`; `--rates-provider`);
@@ -27,7 +28,7 @@ public struct V2Routes: Sendable {
         registerFallback(on: &router)
     }
 
-    var serving: SnapshotServing { SnapshotServing(cache: cache) }
+    let serving: SnapshotServing
 
     /// Frankfurter answers a `.csv` path other than `/v2/rates.csv`, or a request whose `Accept` asks for
     /// CSV first, with 406 (its `r.csv { r.halt(406) }`), and any other unrouted path under `/v2` with its 404 body.

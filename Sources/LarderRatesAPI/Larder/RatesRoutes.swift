@@ -18,6 +18,7 @@ public struct RatesRoutes: Sendable {
         self.cache = cache
         self.adminToken = adminToken.map(BearerToken.init)
         self.cors = cors
+        serving = SnapshotServing(cache: cache)
     }
 
     public func register(on router: inout Router) {
@@ -69,7 +70,7 @@ public struct RatesRoutes: Sendable {
         serving.whenFetched(answer)
     }
 
-    private var serving: SnapshotServing { SnapshotServing(cache: cache) }
+    private let serving: SnapshotServing
 
     /// The newest day, as published or converted.
     private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
