@@ -94,7 +94,8 @@ let package = Package(
         // Strict readers shared by the upstream formats: JSON keeping number text, XML screening and the
         // refusing XMLParser delegate, RFC 3339. Pure.
         .target(name: "LarderFormats"),
-        // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output. Pure.
+        // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output, the
+        // in-memory history of stored days. Pure.
         .target(
             name: "LarderRates",
             dependencies: ["LarderFormats"]

@@ -4,8 +4,8 @@ public import LarderDocumentsCache
 public import LarderFreshness
 public import LarderHTTP
 public import LarderMetrics
-public import LarderRatesCache
 import LarderRatesAPI
+public import LarderRatesCache
 import LarderServing
 public import LarderStore
 public import LarderUpstream

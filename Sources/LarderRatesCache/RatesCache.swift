@@ -2,7 +2,7 @@ public import Foundation
 public import LarderConfig
 public import LarderFreshness
 public import LarderRates
-public import LarderRatesAPI
+import LarderRatesAPI
 public import LarderServing
 public import LarderStore
 public import LarderUpstream
@@ -47,7 +47,7 @@ public final class RatesCache: Sendable {
     public let logger: Logger
     /// Set when the ECB calendar may decide freshness (`ecb`, or `auto`); nil under a plain TTL.
     let calendar: ECBSchedule?
-    private let snapshot: Published<RatesSnapshot>
+    let snapshot: Published<RatesSnapshot>
     /// Who publishes the rates (`/v2/providers`): `--rates-provider`, else the key of the feed's format as last read.
     let publisher: RatesPublisher
     /// The upstreams in priority order and each one's health.
@@ -150,7 +150,7 @@ public final class RatesCache: Sendable {
     }
 
     /// The newest day prepared for serving; nil while nothing is cached.
-    public var current: RatesSnapshot? { snapshot.current }
+    var current: RatesSnapshot? { snapshot.current }
 
     /// Every stored day's rendered object within `bounds`, and the days after them; days stored before
     /// objects were kept are rendered and saved once. A day outside (an earlier Larder took any day, or

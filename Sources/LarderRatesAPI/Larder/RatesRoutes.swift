@@ -70,7 +70,7 @@ public struct RatesRoutes: Sendable {
         serving.whenFetched(answer)
     }
 
-    private let serving: SnapshotServing
+    let serving: SnapshotServing
 
     /// The newest day, as published or converted.
     private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {

@@ -8,12 +8,14 @@ import LarderServing
 /// when something is cached, else after the first fetch (SPEC §4.5).
 struct SnapshotServing: Sendable {
     let cache: any RatesSource
-    // Read once, when the routes are made: a request then asks the source for its snapshot only.
-    private let refresher: Refresher<RatesRefreshOutcome>
+    // Read once, when the routes are made: a request then reads these as fields, not through the source.
+    private let published: Published<RatesSnapshot>
+    let refresher: Refresher<RatesRefreshOutcome>
     private let events: any CacheEvents
 
     init(cache: any RatesSource) {
         self.cache = cache
+        published = cache.published
         refresher = cache.refresher
         events = cache.events
     }
@@ -21,7 +23,7 @@ struct SnapshotServing: Sendable {
     /// The cached data and its state, with the hit counted and a due background refresh started;
     /// nil when nothing is cached. (Not a closure taking the answer: the hot path allocates nothing here.)
     func cached() -> (RatesSnapshot, CacheState)? {
-        guard let snapshot = cache.current else { return nil }
+        guard let snapshot = published.current else { return nil }
         let freshness = refresher.freshness()
         refresher.refreshIfDue(freshness)
         events.hit(.rates, stale: freshness.isExpired)
@@ -33,15 +35,15 @@ struct SnapshotServing: Sendable {
         events.miss(.rates)
         return .later { _ in
             // The first fetch may have landed since the check above: then no second fetch.
-            if let snapshot = cache.current {
+            if let snapshot = published.current {
                 return answer(snapshot, state(for: snapshot))
             }
             if let refusal = ColdCache.refusalWhileBackingOff(refresher, what: "rates") {
                 return refusal.response
             }
             // Start a fetch only if none landed meanwhile (checked atomically with joining one).
-            let result = await refresher.refresh(waitingAtMost: cache.coldWait) { cache.current == nil }
-            if let snapshot = cache.current {
+            let result = await refresher.refresh(waitingAtMost: cache.coldWait) { published.current == nil }
+            if let snapshot = published.current {
                 return answer(snapshot, state(for: snapshot))
             }
             return ColdCache.unavailable(result, what: "rates").response
