@@ -101,7 +101,8 @@ let package = Package(
         // Strict readers shared by the upstream formats: JSON keeping number text, XML screening and the
         // refusing XMLParser delegate, RFC 3339. Pure.
         .target(name: "LarderFormats"),
-        // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output. Pure.
+        // Exchange rates as data: the model, the upstream formats (SPEC §5), cross rates, JSON output, the
+        // in-memory history of stored days. Pure.
         .target(
             name: "LarderRates",
             dependencies: ["LarderFormats"]
@@ -111,13 +112,32 @@ let package = Package(
             name: "LarderDocuments",
             dependencies: ["LarderFormats"]
         ),
-        // The rates cache: sync from the upstream into the store, the served snapshot, the /rates routes.
+        // The rates API: Larder's /rates, Frankfurter v1 and v2, each in its folder, served from the snapshot a
+        // `RatesSource` publishes (the rates cache is one). Knows nothing of the store, the sync or the upstreams.
         .target(
-            name: "LarderRatesCache",
+            name: "LarderRatesAPI",
             dependencies: [
                 "LarderRates",
                 "LarderFormats",
                 "LarderHTTP",
+                "LarderFreshness",
+                "LarderServing",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The dialects' OpenAPI documents, generated from openapi.yaml (tools/generate/dialect-openapi.py), as bytes
+            // in the module (`.embedInCode`, as the status page's files: no resource bundle).
+            resources: [
+                .embedInCode("Resources/v1-openapi.json"),
+                .embedInCode("Resources/v2-openapi.json"),
+            ]
+        ),
+        // The rates cache: sync from the upstream into the store, the history and the snapshot it publishes,
+        // the ECB schedule, the cross-check.
+        .target(
+            name: "LarderRatesCache",
+            dependencies: [
+                "LarderRates",
+                "LarderRatesAPI",
                 "LarderConfig",
                 "LarderStore",
                 "LarderUpstream",
@@ -164,6 +184,7 @@ let package = Package(
                 "LarderFreshness",
                 "LarderRates",
                 "LarderDocuments",
+                "LarderRatesAPI",
                 "LarderRatesCache",
                 "LarderDocumentsCache",
                 "LarderMetrics",
@@ -179,9 +200,6 @@ let package = Package(
             resources: [
                 .embedInCode("StatusPage/Resources/page.js"),
                 .embedInCode("StatusPage/Resources/page.css"),
-                // The dialects' OpenAPI documents, generated from openapi.yaml (tools/generate/dialect-openapi.py).
-                .embedInCode("Dialects/Resources/v1-openapi.json"),
-                .embedInCode("Dialects/Resources/v2-openapi.json"),
             ]
         ),
         // The thin executable: command line, logging bootstrap, signals.
@@ -259,12 +277,13 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTesting"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderTesting"]),
+        .testTarget(name: "LarderRatesAPITests", dependencies: ["LarderRatesAPI", "LarderRates"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing", "LarderTesting"]),
         .testTarget(
             name: "LarderRatesCacheTests",
             dependencies: [
-                "LarderRatesCache", "LarderRates", "LarderDocuments", "LarderDocumentsCache", "LarderApp", "LarderConfig",
-                "LarderStore", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
+                "LarderRatesCache", "LarderRatesAPI", "LarderRates", "LarderDocuments", "LarderDocumentsCache", "LarderApp",
+                "LarderConfig", "LarderStore", "LarderFormats", "LarderFreshness", "LarderHTTP", "LarderServing", "LarderTesting",
             ]
         ),
         .testTarget(

@@ -4,6 +4,7 @@ public import LarderDocumentsCache
 public import LarderFreshness
 public import LarderHTTP
 public import LarderMetrics
+import LarderRatesAPI
 public import LarderRatesCache
 import LarderServing
 public import LarderStore

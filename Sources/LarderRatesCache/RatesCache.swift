@@ -2,6 +2,7 @@ public import Foundation
 public import LarderConfig
 public import LarderFreshness
 public import LarderRates
+import LarderRatesAPI
 public import LarderServing
 public import LarderStore
 public import LarderUpstream
@@ -42,15 +43,13 @@ public final class RatesCache: Sendable {
 
     public let refresher: Refresher<RatesRefreshOutcome>
     let store: Store
-    let events: any CacheEvents
-    let logger: Logger
+    public let events: any CacheEvents
+    public let logger: Logger
     /// Set when the ECB calendar may decide freshness (`ecb`, or `auto`); nil under a plain TTL.
     let calendar: ECBSchedule?
-    private let snapshot: Published<RatesSnapshot>
+    let snapshot: Published<RatesSnapshot>
     /// Who publishes the rates (`/v2/providers`): `--rates-provider`, else the key of the feed's format as last read.
     let publisher: RatesPublisher
-    /// Every currency's first and last stored day, read once per snapshot for the v2 metadata routes.
-    let coverage = CoverageMemo()
     /// The upstreams in priority order and each one's health.
     let upstreams: RatesUpstreams
     /// Compares each new publication with the other upstreams; nil with one upstream (SPEC §4.12).

@@ -1,5 +1,6 @@
 public import Foundation
 public import LarderRates
+import LarderRatesAPI
 
 /// The stored rates as a page shows them — the newest day with the feed's names, the change against
 /// the stored day before it, one currency over the whole history — in any base the newest day has.

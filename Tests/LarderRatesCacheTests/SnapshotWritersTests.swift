@@ -1,5 +1,6 @@
 import Foundation
 import LarderRates
+import LarderRatesAPI
 @testable import LarderRatesCache
 import LarderServing
 import LarderTesting

@@ -1,7 +1,7 @@
 import Foundation
 import LarderConfig
 import LarderRates
-@testable import LarderRatesCache
+@testable import LarderRatesAPI
 import LarderTesting
 import Testing
 

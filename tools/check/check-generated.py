@@ -4,7 +4,7 @@
 - Sources/LarderRates/Model/ISOCurrency+Table.swift against tools/generate/generate-currencies.py over the money
   gem's table in ../shared/reference/frankfurter (skipped, and said so, when that table is absent: the
   committed file is the repository's copy, the table only its origin).
-- Sources/LarderApp/Dialects/Resources/v1-openapi.json and v2-openapi.json against
+- Sources/LarderRatesAPI/Resources/v1-openapi.json and v2-openapi.json against
   tools/generate/dialect-openapi.py over openapi.yaml (`make docs` writes them), each a valid OpenAPI 3.1 document.
 
 Prints one line per file; exits 1 when any differs, with the command that writes it again."""
@@ -42,7 +42,7 @@ def main():
     else:
         print(f"{currencies}: not checked ({CURRENCY_TABLE} is absent)")
     for dialect in ("v1", "v2"):
-        target = f"Sources/LarderApp/Dialects/Resources/{dialect}-openapi.json"
+        target = f"Sources/LarderRatesAPI/Resources/{dialect}-openapi.json"
         ok &= check(target, [sys.executable, "tools/generate/dialect-openapi.py", "--print", dialect], "make docs")
         ok &= valid_openapi(target)
     return 0 if ok else 1

@@ -2,7 +2,7 @@
 """Writes the OpenAPI document of each Frankfurter dialect Larder serves, from openapi.yaml, so there
 is one source (`make docs`; `make test` fails while a committed file differs, tools/check/check-generated.py).
 
-    python3 tools/generate/dialect-openapi.py --write   # Sources/LarderApp/Dialects/Resources/v1-openapi.json, v2-…
+    python3 tools/generate/dialect-openapi.py --write   # Sources/LarderRatesAPI/Resources/v1-openapi.json, v2-…
     python3 tools/generate/dialect-openapi.py --print v1
 
 A dialect's document holds openapi.yaml's paths under its prefix (`/v1/latest` becomes `/latest`, `/v1`
@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-RESOURCES = ROOT / "Sources/LarderApp/Dialects/Resources"
+RESOURCES = ROOT / "Sources/LarderRatesAPI/Resources"
 DIALECTS = {
     "v1": "Frankfurter v1 (frozen): latest, historical and time-series rates and the currency names.",
     "v2": "Frankfurter v2 (current): rates, one rate, currencies and providers.",

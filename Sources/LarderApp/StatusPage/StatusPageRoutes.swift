@@ -1,5 +1,6 @@
 import LarderConfig
 import LarderHTTP
+import LarderServing
 import LarderStore
 
 /// `GET /` (and `HEAD`): the status page for a person with a browser (README, "Status page"), and

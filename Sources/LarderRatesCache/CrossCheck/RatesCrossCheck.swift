@@ -2,6 +2,7 @@ import Foundation
 import LarderConfig
 import LarderFreshness
 import LarderRates
+import LarderRatesAPI
 import LarderServing
 import LarderStore
 import LarderUpstream

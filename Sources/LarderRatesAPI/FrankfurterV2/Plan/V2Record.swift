@@ -1,3 +1,5 @@
+public import LarderRates
+
 /// One row of a `/v2/rates` answer, its numbers already written as Frankfurter writes them.
 public struct V2Record: Sendable, Equatable {
     /// A provider's part, as `expand=providers` lists it.

@@ -1,3 +1,5 @@
+import LarderRates
+
 /// A fixed peg Frankfurter v2 derives a currency from (its `db/seeds/pegs`): `quote` is `rate` units of `base` since `since`.
 public struct V2Peg: Sendable {
     public let quote: String

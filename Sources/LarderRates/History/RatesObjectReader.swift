@@ -1,15 +1,13 @@
-import LarderRates
-
 /// Renders and reads back the rates object a stored day keeps: `{"AUD":1.6,"BGN":1.9558}`, codes
 /// sorted, published digits. Only Larder writes these, so the reader checks the shape and refuses
 /// (nil) anything else rather than guessing.
-enum RatesObjectReader {
+public enum RatesObjectReader {
     /// The object of a set's published rates.
-    static func object(for set: RateSet) -> [UInt8] {
+    public static func object(for set: RateSet) -> [UInt8] {
         RatesJSON.object(lines: set.rates.map { ($0.code, $0.value.text) })
     }
 
-    static func rates(_ object: ArraySlice<UInt8>) -> [CurrencyRate]? {
+    public static func rates(_ object: ArraySlice<UInt8>) -> [CurrencyRate]? {
         var rates: [CurrencyRate] = []
         var index = object.startIndex
         func next() -> UInt8? {

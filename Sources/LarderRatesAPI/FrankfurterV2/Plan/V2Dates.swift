@@ -1,3 +1,5 @@
+import LarderRates
+
 /// The calendar arithmetic of Frankfurter v2's queries, on day numbers (`RateDate.dayNumber`).
 public enum V2Dates {
     /// How far back a silent quote is carried forward (its `CarryForward::LOOKBACK_DAYS`).

@@ -1,4 +1,5 @@
 import LarderRates
+import LarderRatesAPI
 import Testing
 
 @Suite("Frankfurter v1's query and conversion, as its own code reads and computes them")

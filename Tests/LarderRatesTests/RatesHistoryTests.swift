@@ -1,5 +1,4 @@
 import Foundation
-@testable import LarderRatesCache
 import LarderRates
 import Testing
 

@@ -6,17 +6,20 @@ import LarderServing
 /// `/v2/rates.csv`, `/v2/rate/{base}/{quote}`), the metadata routes, and Frankfurter's 404 and 406
 /// for every other path under `/v2`.
 public struct V2Routes: Sendable {
-    let cache: RatesCache
+    let cache: any RatesSource
+    /// Every currency's first and last stored day, read once per snapshot for the metadata routes.
+    let coverage = CoverageMemo()
     let cors: CORSPolicy
 
-    public init(cache: RatesCache, cors: CORSPolicy = .anyOrigin) {
+    public init(cache: any RatesSource, cors: CORSPolicy = .anyOrigin) {
         self.cache = cache
         self.cors = cors
+        serving = SnapshotServing(cache: cache)
     }
 
     /// The key of who publishes the stored rates, as v2 names a provider (`ECB`; `--rates-provider`);
     /// empty while an `auto` feed has not been read (nothing is stored then).
-    var provider: String { cache.publisher.provider?.key ?? "" }
+    var provider: String { cache.provider?.key ?? "" }
 
     public func register(on router: inout Router) {
         registerRates(on: &router)
@@ -24,7 +27,7 @@ public struct V2Routes: Sendable {
         registerFallback(on: &router)
     }
 
-    var serving: SnapshotServing { SnapshotServing(cache: cache) }
+    let serving: SnapshotServing
 
     /// Frankfurter answers a `.csv` path other than `/v2/rates.csv`, or a request whose `Accept` asks for
     /// CSV first, with 406 (its `r.csv { r.halt(406) }`), and any other unrouted path under `/v2` with its 404 body.

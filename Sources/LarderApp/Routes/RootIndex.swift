@@ -1,5 +1,6 @@
 import Foundation
 import LarderHTTP
+import LarderServing
 
 /// `GET /` for a program: Frankfurter's root index, which names the API versions and their OpenAPI
 /// documents, so a client that starts from the root finds `/v1` and `/v2` here as at Frankfurter.

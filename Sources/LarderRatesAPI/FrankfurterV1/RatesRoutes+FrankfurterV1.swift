@@ -104,7 +104,7 @@ extension RatesRoutes {
         query: FrankfurterV1Query, key: String
     ) throws(FrankfurterV1Error) -> Response {
         let history = snapshot.history
-        let today = RateDate(containing: cache.refresher.clock.now)
+        let today = RateDate(containing: serving.refresher.clock.now)
         guard start <= today else { throw .notFound }
         let startIndex = history.index(onOrBefore: start) ?? 0
         guard let endIndex = history.index(onOrBefore: end ?? today), endIndex >= startIndex else { throw .notFound }

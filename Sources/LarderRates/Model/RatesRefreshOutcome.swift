@@ -1,5 +1,3 @@
-public import LarderRates
-
 /// What one successful contact with the rates upstream did.
 public struct RatesRefreshOutcome: Sendable, Equatable {
     /// How the upstream's answer was taken.
@@ -19,6 +17,12 @@ public struct RatesRefreshOutcome: Sendable, Equatable {
     public let daysChanged: Int
     /// The newest stored day afterwards.
     public let date: RateDate?
+
+    public init(kind: Kind, daysChanged: Int, date: RateDate?) {
+        self.kind = kind
+        self.daysChanged = daysChanged
+        self.date = date
+    }
 
     public var changed: Bool { daysChanged > 0 }
 }

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import LarderHTTP
-import LarderRates
+public import LarderRates
 import LarderServing
 import Synchronization
 
@@ -10,22 +10,23 @@ private let snapshotGenerations = Atomic<Int>(0)
 /// The stored rates as served: the newest day (with the feed's names) and the whole history, the
 /// default answers rendered once, and every other answer rendered on first request and kept until
 /// the next change.
-final class RatesSnapshot: Sendable {
+public final class RatesSnapshot: Sendable {
     /// The newest day.
-    let set: RateSet
-    let history: RatesHistory
+    public let set: RateSet
+    /// Every stored day, the newest included.
+    public let history: RatesHistory
     /// The default `/rates` (and `/latest`) answer.
     let latest: PreparedAnswer
     let currencies: PreparedAnswer
-    let storedAt: Date
+    public let storedAt: Date
     let answers = AnswerCache()
     /// What Frankfurter v2's routes derive from this snapshot, built on first use.
     let v2: V2SnapshotState
     /// Unique to this snapshot in the process: what a reader keeps to tell a later snapshot from
     /// this one without keeping this one (and its answers) alive.
-    let generation = snapshotGenerations.add(1, ordering: .relaxed).newValue
+    public let generation = snapshotGenerations.add(1, ordering: .relaxed).newValue
 
-    init(latest set: RateSet, storedAt: Date, history: RatesHistory) {
+    public init(latest set: RateSet, storedAt: Date, history: RatesHistory) {
         self.set = set
         self.storedAt = storedAt
         self.history = history

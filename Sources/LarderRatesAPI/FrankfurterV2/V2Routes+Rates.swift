@@ -25,7 +25,7 @@ extension V2Routes {
     }
 
     private func today() -> Int {
-        RateDate(containing: cache.refresher.clock.now).dayNumber
+        RateDate(containing: serving.refresher.clock.now).dayNumber
     }
 
     private func rates(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Response {

@@ -1,4 +1,5 @@
 import LarderHTTP
+import LarderRates
 
 /// The body of a successful `POST /rates/refresh`: what happened.
 enum RefreshAnswer {

@@ -10,14 +10,15 @@ import Logging
 /// (`/current`), `/{date}`, `/{start}..{end}`, `/{start}..` and `/currencies`, each also under `/v1`,
 /// with Frankfurter's (`RatesRoutes+FrankfurterV1.swift`). Unconverted answers are the same bytes on both.
 public struct RatesRoutes: Sendable {
-    let cache: RatesCache
+    let cache: any RatesSource
     let adminToken: BearerToken?
     let cors: CORSPolicy
 
-    public init(cache: RatesCache, adminToken: String?, cors: CORSPolicy = .anyOrigin) {
+    public init(cache: any RatesSource, adminToken: String?, cors: CORSPolicy = .anyOrigin) {
         self.cache = cache
         self.adminToken = adminToken.map(BearerToken.init)
         self.cors = cors
+        serving = SnapshotServing(cache: cache)
     }
 
     public func register(on router: inout Router) {
@@ -68,7 +69,7 @@ public struct RatesRoutes: Sendable {
         serving.whenFetched(answer)
     }
 
-    private var serving: SnapshotServing { SnapshotServing(cache: cache) }
+    let serving: SnapshotServing
 
     /// The newest day, as published or converted.
     private func latest(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {

@@ -1,37 +1,49 @@
 import Foundation
 import LarderFreshness
 import LarderHTTP
+import LarderRates
 import LarderServing
 
 /// Answers from the current rates snapshot, for every rates route (Larder's, v1's, v2's): at once
 /// when something is cached, else after the first fetch (SPEC §4.5).
 struct SnapshotServing: Sendable {
-    let cache: RatesCache
+    let cache: any RatesSource
+    // Read once, when the routes are made: a request then reads these as fields, not through the source.
+    private let published: Published<RatesSnapshot>
+    let refresher: Refresher<RatesRefreshOutcome>
+    private let events: any CacheEvents
+
+    init(cache: any RatesSource) {
+        self.cache = cache
+        published = cache.published
+        refresher = cache.refresher
+        events = cache.events
+    }
 
     /// The cached data and its state, with the hit counted and a due background refresh started;
     /// nil when nothing is cached. (Not a closure taking the answer: the hot path allocates nothing here.)
     func cached() -> (RatesSnapshot, CacheState)? {
-        guard let snapshot = cache.current else { return nil }
-        let freshness = cache.refresher.freshness()
-        cache.refresher.refreshIfDue(freshness)
-        cache.events.hit(.rates, stale: freshness.isExpired)
+        guard let snapshot = published.current else { return nil }
+        let freshness = refresher.freshness()
+        refresher.refreshIfDue(freshness)
+        events.hit(.rates, stale: freshness.isExpired)
         return (snapshot, CacheState(freshness, fallback: snapshot.storedAt))
     }
 
     /// With nothing cached: waits for the fetch in flight, then answers (SPEC §4.5).
     func whenFetched(_ answer: @escaping @Sendable (RatesSnapshot, CacheState) -> Response) -> Handler.Answer {
-        cache.events.miss(.rates)
+        events.miss(.rates)
         return .later { _ in
             // The first fetch may have landed since the check above: then no second fetch.
-            if let snapshot = cache.current {
+            if let snapshot = published.current {
                 return answer(snapshot, state(for: snapshot))
             }
-            if let refusal = ColdCache.refusalWhileBackingOff(cache.refresher, what: "rates") {
+            if let refusal = ColdCache.refusalWhileBackingOff(refresher, what: "rates") {
                 return refusal.response
             }
             // Start a fetch only if none landed meanwhile (checked atomically with joining one).
-            let result = await cache.refresher.refresh(waitingAtMost: RatesCache.coldWait) { cache.current == nil }
-            if let snapshot = cache.current {
+            let result = await refresher.refresh(waitingAtMost: cache.coldWait) { published.current == nil }
+            if let snapshot = published.current {
                 return answer(snapshot, state(for: snapshot))
             }
             return ColdCache.unavailable(result, what: "rates").response
@@ -45,6 +57,6 @@ struct SnapshotServing: Sendable {
     }
 
     func state(for snapshot: RatesSnapshot) -> CacheState {
-        CacheState(cache.refresher.freshness(), fallback: snapshot.storedAt)
+        CacheState(refresher.freshness(), fallback: snapshot.storedAt)
     }
 }

@@ -1,3 +1,5 @@
+import LarderRates
+
 /// Frankfurter v2's `emit_records`: one blended batch to answer rows — the quotes filter, rounding
 /// by magnitude (or a single named provider's own digits), the base's identity row, and the order.
 public struct V2Emitter: Sendable {

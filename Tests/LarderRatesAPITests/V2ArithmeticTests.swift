@@ -1,4 +1,5 @@
-@testable import LarderRates
+import LarderRates
+@testable import LarderRatesAPI
 import Testing
 
 /// The pieces of Frankfurter v2's arithmetic that are easy to get subtly wrong: Ruby's way of

@@ -1,3 +1,5 @@
+import LarderRates
+
 /// A valid `/v2/rates` query resolved against today, and the walk that yields its rows in order,
 /// as Frankfurter's `RateQuery#each` does: one carried-forward snapshot for a day, one per stored day
 /// (and the silent start) for a range, one blend per bucket for `group=week|month`.

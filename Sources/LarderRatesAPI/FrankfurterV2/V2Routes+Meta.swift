@@ -49,7 +49,7 @@ extension V2Routes {
             let key = "v2\u{3}\(name)\u{3}\(today)\u{3}" + RatesSnapshot.queryKey(request.query)
             if let prepared = snapshot.answers.answer(key) { return prepared.response(for: request, state: state) }
             let catalog = V2Catalog(
-                coverage: cache.coverage.coverage(of: snapshot), provider: cache.publisher.provider, base: snapshot.set.base)
+                coverage: coverage.coverage(of: snapshot), provider: cache.provider, base: snapshot.set.base)
             guard let bytes = render(catalog, today) else { return V2Error.notFound.response }
             let prepared = snapshot.answers.keep(key, PreparedAnswer(Representation(
                 bytes: bytes, contentType: "application/json; charset=utf-8", lastModified: snapshot.storedAt)))

@@ -1,30 +1,29 @@
-import Foundation
-import LarderRates
+public import Foundation
 
 /// Every stored day in memory, compactly: each day's rates object as served (`{"AUD":1.6,…}`) in one
 /// contiguous buffer, so day and range answers are assembled without SQL and without re-rendering
 /// (the ECB's whole history, ~6,800 days × 30 currencies, is about 3 MB here).
-struct RatesHistory: Sendable {
+public struct RatesHistory: Sendable {
     /// One stored day: where its rates object lies in `objects`.
-    struct Day: Sendable {
-        let date: RateDate
-        let base: String
+    public struct Day: Sendable {
+        public let date: RateDate
+        public let base: String
         /// When Larder stored this day's content (its `Last-Modified`).
-        let storedAt: Date
-        let start: Int
-        let end: Int
+        public let storedAt: Date
+        public let start: Int
+        public let end: Int
     }
 
     /// Ascending by date.
-    private(set) var days: [Day] = []
-    private(set) var objects: [UInt8] = []
+    public private(set) var days: [Day] = []
+    public private(set) var objects: [UInt8] = []
     /// True when every day has the same base (a series without a conversion is then the stored objects as they are).
-    private(set) var hasOneBase = true
+    public private(set) var hasOneBase = true
 
-    init() {}
+    public init() {}
 
     /// Days given oldest first, each with its rendered rates object.
-    init(_ entries: some Sequence<(date: RateDate, base: String, storedAt: Date, object: [UInt8])>) {
+    public init(_ entries: some Sequence<(date: RateDate, base: String, storedAt: Date, object: [UInt8])>) {
         for entry in entries { append(entry.date, entry.base, entry.storedAt, entry.object) }
     }
 
@@ -35,11 +34,11 @@ struct RatesHistory: Sendable {
         days.append(Day(date: date, base: base, storedAt: storedAt, start: start, end: objects.count))
     }
 
-    var isEmpty: Bool { days.isEmpty }
-    var count: Int { days.count }
+    public var isEmpty: Bool { days.isEmpty }
+    public var count: Int { days.count }
 
     /// The index of `date` or of the latest stored day before it; nil when every stored day is later.
-    func index(onOrBefore date: RateDate) -> Int? {
+    public func index(onOrBefore date: RateDate) -> Int? {
         var low = 0, high = days.count
         while low < high {
             let middle = (low + high) / 2
@@ -49,18 +48,18 @@ struct RatesHistory: Sendable {
     }
 
     /// The rates object of day `index`, as stored.
-    func object(at index: Int) -> ArraySlice<UInt8> {
+    public func object(at index: Int) -> ArraySlice<UInt8> {
         objects[days[index].start..<days[index].end]
     }
 
     /// Day `index` as a rate set (names are not kept here), for conversions.
-    func set(at index: Int) -> RateSet? {
+    public func set(at index: Int) -> RateSet? {
         guard let rates = RatesObjectReader.rates(object(at: index)) else { return nil }
         return RateSet(date: days[index].date, base: days[index].base, rates: rates)
     }
 
     /// This history with `sets` added, or replacing the days of the same date.
-    func merging(_ sets: [RateSet], storedAt: Date) -> RatesHistory {
+    public func merging(_ sets: [RateSet], storedAt: Date) -> RatesHistory {
         var written: [RateDate: RateSet] = [:]
         for set in sets { written[set.date] = set }
         var merged = RatesHistory()

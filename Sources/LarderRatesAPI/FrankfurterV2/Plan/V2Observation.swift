@@ -1,3 +1,5 @@
+import LarderRates
+
 /// One stored rate as Frankfurter v2 reads a row: `quote` per unit of `base` on a day (a day number, `RateDate.dayNumber`).
 public struct V2Observation: Sendable, Equatable {
     public let day: Int

@@ -1,3 +1,5 @@
+public import LarderRates
+
 /// One day's rates as Frankfurter v1 converts them (`lib/versions/v1/quote/base.rb`), step for step in
 /// `Double`, so the digits are Frankfurter's: each selected rate times the amount, rounded by magnitude
 /// when the amount is not 1 or the base is not the data's own; then, for another base, each divided by

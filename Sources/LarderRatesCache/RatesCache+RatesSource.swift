@@ -1,0 +1,11 @@
+public import LarderRates
+public import LarderRatesAPI
+public import LarderServing
+
+/// The rates routes read the cache through `RatesSource`: the refresher, the events and the logger are
+/// its own members; these are the rest.
+extension RatesCache: RatesSource {
+    public var published: Published<RatesSnapshot> { snapshot }
+    public var provider: RatesProvider? { publisher.provider }
+    public var coldWait: Duration { Self.coldWait }
+}
