@@ -28,7 +28,7 @@ struct HostileUpstreamTests {
         return Array((xml + "</Cube>\n</gesmes:Envelope>\n").utf8)
     }
 
-    static let fixtures = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures")
+    static let fixtures = repositoryRoot.appending(path: "Tests/LarderEndToEndTests/Fixtures")
 
     /// A sample upstream serving `root/upstream`, and a Larder on `cache` whose rates come from its `/feed.xml`.
     static func withUpstreamAndLarder(

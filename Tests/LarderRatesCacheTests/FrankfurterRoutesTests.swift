@@ -341,9 +341,7 @@ struct FixtureRoutesTests {
 
 /// The shared real-upstream fixtures, which are not part of the repository and may be absent.
 enum SharedFixtures {
-    static let directory = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appending(path: "../shared/fixtures/rates").standardized
+    static let directory = sharedFixtures("rates")
 
     static var present: Bool {
         FileManager.default.fileExists(atPath: directory.appending(path: "README.md").path)

@@ -69,9 +69,7 @@ struct RatesUpstreamFormatsTests {
     }
 
     /// The shared 90-day ECB history (not in the repository; may be absent).
-    static let sharedHistory = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appending(path: "../shared/fixtures/rates/ecb-hist-90d-2014-03-17_2014-06-13-reindented.xml")
-        .standardized
+    static let sharedHistory = sharedFixtures("rates").appending(path: "ecb-hist-90d-2014-03-17_2014-06-13-reindented.xml")
 
     /// The bytes of a first sync against an incremental one that brings one new, whole day: the
     /// sample upstream's own 5-day file, and the shared 90-day history when present.
