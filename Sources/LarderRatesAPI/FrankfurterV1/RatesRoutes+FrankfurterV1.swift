@@ -8,6 +8,30 @@ import LarderServing
 /// (`FrankfurterV1Rates`), its 14-day lookback for a day, and its `{"message":"…"}` errors. The
 /// unconverted answers are the same bytes as Larder's own routes.
 extension RatesRoutes {
+    /// Frankfurter v1's routes: `/latest` (`/current`), `/currencies`, `/{date}` and its ranges, each
+    /// also under `/v1`; their unconverted answers are the same bytes as Larder's own routes.
+    func registerFrankfurterV1(on router: inout Router) {
+        for path in ["/latest", "/current", "/v1/latest", "/v1/current"] {
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
+                if let (snapshot, state) = cached() { return .now(v1Latest(request, snapshot, state)) }
+                return whenFetched { snapshot, state in v1Latest(request, snapshot, state) }
+            })
+        }
+        for path in ["/currencies", "/v1/currencies"] {
+            // Frankfurter ignores any query here, and so does Larder: the names of the newest day.
+            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
+                if let (snapshot, state) = cached() { return .now(snapshot.currencies.response(for: request, state: state)) }
+                return whenFetched { snapshot, state in snapshot.currencies.response(for: request, state: state) }
+            })
+        }
+        for path in ["/:date", "/v1/:date"] {
+            router.add(.get, path, cors: cors, accepts: Self.dateShaped, .adaptive { request in
+                if let (snapshot, state) = cached() { return .now(v1Selected(request, snapshot, state)) }
+                return whenFetched { snapshot, state in v1Selected(request, snapshot, state) }
+            })
+        }
+    }
+
     /// Frankfurter carries each currency forward this many days: a day with no stored day this close
     /// before it is "not found" (`lib/carry_forward.rb`).
     static let v1Lookback = 14

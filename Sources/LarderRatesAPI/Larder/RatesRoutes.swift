@@ -30,36 +30,20 @@ public struct RatesRoutes: Sendable {
             if let (snapshot, state) = cached() { return .now(latest(request, snapshot, state)) }
             return whenFetched { snapshot, state in latest(request, snapshot, state) }
         })
-        for path in ["/latest", "/current", "/v1/latest", "/v1/current"] {
-            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
-                if let (snapshot, state) = cached() { return .now(v1Latest(request, snapshot, state)) }
-                return whenFetched { snapshot, state in v1Latest(request, snapshot, state) }
-            })
-        }
-        for path in ["/currencies", "/v1/currencies"] {
-            // Frankfurter ignores any query here, and so does Larder: the names of the newest day.
-            router.add(.get, path, reads: PreparedAnswer.requestHeaders, readsQuery: true, cors: cors, .adaptive { request in
-                if let (snapshot, state) = cached() { return .now(snapshot.currencies.response(for: request, state: state)) }
-                return whenFetched { snapshot, state in snapshot.currencies.response(for: request, state: state) }
-            })
-        }
         // Dates and ranges take date-shaped segments only: the root and `/v1` leave `/nowhere` a 404,
         // and `/rates/{anything else}` falls to the route without a rule, Larder's 400, which no page needs
         // to read (so it has no preflight either).
-        let dateShaped: Router.ParameterRule = { _, value in DateSelection.looksLikeSelection(value) }
-        for (path, accepts, cors) in [("/rates/:date", dateShaped, cors), ("/rates/:date", nil, CORSPolicy.none)] {
+        for (path, accepts, cors) in [("/rates/:date", Self.dateShaped, cors), ("/rates/:date", nil, CORSPolicy.none)] {
             router.add(.get, path, cors: cors, accepts: accepts, .adaptive { request in
                 if let (snapshot, state) = cached() { return .now(selected(request, snapshot, state)) }
                 return whenFetched { snapshot, state in selected(request, snapshot, state) }
             })
         }
-        for path in ["/:date", "/v1/:date"] {
-            router.add(.get, path, cors: cors, accepts: dateShaped, .adaptive { request in
-                if let (snapshot, state) = cached() { return .now(v1Selected(request, snapshot, state)) }
-                return whenFetched { snapshot, state in v1Selected(request, snapshot, state) }
-            })
-        }
+        registerFrankfurterV1(on: &router)
     }
+
+    /// Takes date-shaped segments only (`2026-11-20`, `2026-01-01..2026-11-20`, `2026-01-01..`).
+    static let dateShaped: Router.ParameterRule = { _, value in DateSelection.looksLikeSelection(value) }
 
     /// The cached data and its state (`SnapshotServing.cached`).
     func cached() -> (RatesSnapshot, CacheState)? { serving.cached() }
