@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make lint-docker`: Docker/compose.yaml, Docker/kubernetes.yaml and Docker/prometheus/prometheus.yaml
+"""`make lint-docker`: Docker/compose.yaml, Docker/compose.frankfurter.yaml, Docker/kubernetes.yaml and Docker/prometheus/prometheus.yaml
 parse as YAML, have the expected shape, and agree with Docker/Dockerfile's runtime stage (user, port,
 cache volume, probes; the port Prometheus scrapes).
 
@@ -30,22 +30,31 @@ volume = dockerfile.words(volumes)[0] if volumes else ""
 check(uid.isdigit() and int(uid) != 0, f"Dockerfile: USER should be a numeric non-root uid, not {user!r}")
 check(port > 0 and volume, "Dockerfile: the runtime stage should EXPOSE a port and declare a VOLUME")
 
-# compose.yaml
-compose = yaml.safe_load((DOCKER / "compose.yaml").read_text())
-larder = compose["services"]["larder"]
-check(larder["build"]["context"] == ".." and larder["build"]["dockerfile"] == "Docker/Dockerfile",
-      "compose: larder must build Docker/Dockerfile with the repository root as context")
-check(larder.get("read_only") is True, "compose: larder should have a read-only root filesystem")
-check(any(str(v).split(":")[1] == volume for v in larder["volumes"]), f"compose: no volume mounted at {volume}")
-check(any(str(p).endswith(f":{port}") for p in larder["ports"]), f"compose: port {port} is not published")
-check(str(larder.get("stop_grace_period")) == "15s", "compose: stop_grace_period should be 15s")
-named = {str(v).split(":")[0] for v in larder["volumes"]}
-check(named <= set(compose.get("volumes") or {}), "compose: larder's volumes should be named volumes")
-for name, service in compose["services"].items():
-    target = service.get("build", {}).get("target")
-    if target:
-        check(target in {stage.name for stage in stages},
-              f"compose: service {name} builds target {target!r}, which the Dockerfile lacks")
+# compose.yaml, and compose.frankfurter.yaml (Larder mirroring Frankfurter's public API): the same rules for Larder.
+def check_compose(file):
+    compose = yaml.safe_load((DOCKER / file).read_text())
+    larder = compose["services"]["larder"]
+    check(larder["build"]["context"] == ".." and larder["build"]["dockerfile"] == "Docker/Dockerfile",
+          f"{file}: larder must build Docker/Dockerfile with the repository root as context")
+    check(larder.get("read_only") is True, f"{file}: larder should have a read-only root filesystem")
+    check(any(str(v).split(":")[1] == volume for v in larder["volumes"]), f"{file}: no volume mounted at {volume}")
+    check(any(str(p).endswith(f":{port}") for p in larder["ports"]), f"{file}: port {port} is not published")
+    check(str(larder.get("stop_grace_period")) == "15s", f"{file}: stop_grace_period should be 15s")
+    named = {str(v).split(":")[0] for v in larder["volumes"]}
+    check(named <= set(compose.get("volumes") or {}), f"{file}: larder's volumes should be named volumes")
+    for name, service in compose["services"].items():
+        target = service.get("build", {}).get("target")
+        if target:
+            check(target in {stage.name for stage in stages},
+                  f"{file}: service {name} builds target {target!r}, which the Dockerfile lacks")
+    return compose, larder
+
+
+compose, larder = check_compose("compose.yaml")
+frankfurter, frankfurter_larder = check_compose("compose.frankfurter.yaml")
+rates_url = str(frankfurter_larder["environment"].get("LARDER_RATES_URL", ""))
+check(rates_url.endswith("/;format=frankfurter}") and "/v1/" not in rates_url,
+      "compose.frankfurter.yaml: LARDER_RATES_URL should be Frankfurter's API root with ;format=frankfurter")
 
 # prometheus/prometheus.yaml scrapes the compose service by name and port; the rules select job="larder".
 prometheus = yaml.safe_load((DOCKER / "prometheus" / "prometheus.yaml").read_text())
@@ -113,6 +122,6 @@ for where, hosts, needed in [
 if problems:
     print("\n".join(f"check-manifests: {p}" for p in problems), file=sys.stderr)
     sys.exit(1)
-print(f"check-manifests: compose.yaml ({len(compose['services'])} services), kubernetes.yaml "
+print(f"check-manifests: compose.yaml ({len(compose['services'])} services), compose.frankfurter.yaml, kubernetes.yaml "
       f"({len(documents)} documents: {', '.join(d['kind'] for d in documents)}) and prometheus/prometheus.yaml "
       f"parse and agree with the Dockerfile (uid {uid}, port {port}, volume {volume})")
