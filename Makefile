@@ -11,7 +11,7 @@ export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),
 # MHD_epoll()): for `make epoll-churn`, and for the bench's ceiling, whose `library` mode does wait there.
 LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
 export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
-MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-epoll-timeout.patch
+MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch tools/deps/libmicrohttpd-epoll-timeout.patch
 
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror
@@ -44,12 +44,15 @@ check: deps
 test: deps
 	@python3 tools/check/stages.py test
 
-## test-c: the C test of CLarderHTTP's shared-limits table (Tests/CLarderHTTP/shared_limits_test.c: insert, delete with backward shift, wrap-around, a full table), built with the target's warning flags and the address and undefined-behaviour sanitizers
-test-c:
+## test-c: the C tests: CLarderHTTP's shared-limits table (Tests/CLarderHTTP/shared_limits_test.c: insert, delete with backward shift, wrap-around, a full table), built with the target's warning flags and the address and undefined-behaviour sanitizers; and the libmicrohttpd Larder links, whose pool reset clears what a request used and nothing else (Tests/CLarderHTTP/pool_reset_test.c)
+test-c: deps
 	@mkdir -p .build
 	$(CC) $(CLARDER_CFLAGS) -g -fsanitize=address,undefined -o .build/shared-limits-test \
 		Tests/CLarderHTTP/shared_limits_test.c Sources/CLarderHTTP/shared_limits.c -pthread
 	timeout 60 .build/shared-limits-test
+	$(CC) $(CLARDER_CFLAGS) -g -fsanitize=undefined -o .build/pool-reset-test \
+		Tests/CLarderHTTP/pool_reset_test.c $(LIBMICROHTTPD)/lib/libmicrohttpd.a -pthread
+	timeout 60 .build/pool-reset-test
 
 ## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (tools/generate/dialect-openapi.py); `make test` fails while a committed table or document differs
 docs: deps

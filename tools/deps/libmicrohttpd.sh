@@ -32,13 +32,14 @@ CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --w
 # Applied in this order with `patch -p1` to the unpacked source; one that does not apply fails the build.
 # libmicrohttpd-sendfile-chunk.patch: one sendfile() call sends up to 2 MiB, not 128 KiB per turn of the
 # event loop (docs/libmicrohttpd-sendfile-patch.md): the listing and documents under 128 KiB go by
-# sendfile. Not applied by default: libmicrohttpd-epoll-timeout.patch, which only matters where
+# sendfile. libmicrohttpd-pool-reset.patch: between two requests of a connection, only the bytes the
+# request used are zeroed, not the whole 32 KiB pool (docs/libmicrohttpd-pool-patch.md). Not applied by default: libmicrohttpd-epoll-timeout.patch, which only matters where
 # libmicrohttpd's own threads wait in MHD_epoll(); Larder runs its own loop with a zero timeout, so only
 # `make epoll-churn` and the bench's ceiling build a second copy with it (docs/libmicrohttpd-epoll-patch.md).
 if [ $# -gt 1 ]; then
     PATCHES=("${@:2}")
 else
-    PATCHES=(tools/deps/libmicrohttpd-sendfile-chunk.patch)
+    PATCHES=(tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch)
 fi
 
 cd "$(dirname "$0")/../.."
