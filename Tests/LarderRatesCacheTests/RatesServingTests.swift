@@ -21,6 +21,10 @@ struct RatesServingTests {
             #expect(response.header("Cache-Control") == "public, max-age=100, stale-while-revalidate=100, stale-if-error=2400")
             #expect(response.header("Age") == "0")
             #expect(response.header("Cache-Status") == "Larder; hit; ttl=100")
+            // One `Date`, the prepared answer's (libmicrohttpd adds none beside it), not before `Last-Modified`.
+            #expect(response.values("Date").count == 1)
+            let date = try #require(response.header("Date").flatMap(HTTPDate.parse))
+            #expect(try #require(response.header("Last-Modified").flatMap(HTTPDate.parse)) <= date)
         }
     }
 

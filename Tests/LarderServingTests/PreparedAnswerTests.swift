@@ -39,6 +39,8 @@ struct PreparedAnswerTests {
         #expect(ok.headers["Cache-Control"] == "public, max-age=59")
         #expect(ok.headers["Age"] == "40")
         #expect(ok.headers["Cache-Status"] == "Larder; hit; ttl=59")
+        // The answer's own `Date`, of its second (libmicrohttpd then formats none per request).
+        #expect(ok.headers["Date"] == "Mon, 21 Sep 2026 14:14:00 GMT")
     }
 
     @Test func matchingValidatorsGetTheBodilessNotModified() throws {

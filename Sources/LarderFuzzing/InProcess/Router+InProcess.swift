@@ -58,7 +58,7 @@ extension LeanRoute {
     /// libmicrohttpd looks them up), `If-Range` only with a `Range`, `Accept-Encoding` as `prefersGzip` only.
     func request(from request: Request) -> Request {
         var headers = HTTPHeaders()
-        for (name, _) in self.headers {
+        for name in self.headers {
             if let value = request.headers[name] { headers.add(name, value) }
         }
         if readsIfRange, headers["Range"] != nil, let value = request.headers[LeanRoute.ifRange] {
@@ -73,7 +73,7 @@ extension LeanRoute {
 
 extension Response {
     /// The headers sent with the body (a prepared response's or a composed one's), without the
-    /// server's own (`Date`, `Content-Length`, CORS).
+    /// server's own (`Content-Length`, CORS; `Date` where libmicrohttpd adds it).
     public var fields: HTTPHeaders {
         switch kind {
         case .composed(let headers, _): headers

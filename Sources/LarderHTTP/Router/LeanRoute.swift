@@ -7,9 +7,8 @@ package final class LeanRoute: Sendable {
     package let text: String
     package let handler: Handler
     let cors: CORSPolicy
-    /// The names the handler reads, also NUL-terminated for libmicrohttpd (converted once, not per request);
-    /// neither `Accept-Encoding` nor `If-Range`, which are read on their own.
-    package let headers: [(name: String, cName: [CChar])]
+    /// The names the handler reads; neither `Accept-Encoding` nor `If-Range`, which are read on their own.
+    package let headers: [String]
     /// Reads `Accept-Encoding` into `Request.prefersGzip`, from its bytes, without keeping its text.
     package let readsAcceptEncoding: Bool
     /// Reads `If-Range`, carried only with a `Range`: without one it means nothing (RFC 9110 §13.1.5),
@@ -17,6 +16,8 @@ package final class LeanRoute: Sendable {
     package let readsIfRange: Bool
     /// The handler may be given a query: a GET with one is lean too.
     package let readsQuery: Bool
+    /// What one pass over the request's fields picks: `headers`, then `If-Range`, then `Accept-Encoding`, as read.
+    let pickNames: HeaderPickNames
     #if DEBUG
     let declared: DeclaredHeaders
     #endif
@@ -32,10 +33,12 @@ package final class LeanRoute: Sendable {
         self.cors = cors
         let separate = [AcceptEncoding.header, LeanRoute.ifRange]
         let headers = reads.filter { name in !separate.contains { $0.caseInsensitiveEquals(name) } }
-        self.headers = headers.map { (name: $0, cName: Array($0.utf8CString)) }
+        self.headers = headers
         readsAcceptEncoding = reads.contains { $0.caseInsensitiveEquals(AcceptEncoding.header) }
         readsIfRange = reads.contains { $0.caseInsensitiveEquals(LeanRoute.ifRange) }
         self.readsQuery = readsQuery
+        pickNames = HeaderPickNames(headers + (readsIfRange ? [LeanRoute.ifRange] : [])
+            + (readsAcceptEncoding ? [AcceptEncoding.header] : []))
         #if DEBUG
         // What the lean request carries: Accept-Encoding is `prefersGzip` only.
         declared = DeclaredHeaders(route: text, names: headers + (readsIfRange ? [LeanRoute.ifRange] : []))

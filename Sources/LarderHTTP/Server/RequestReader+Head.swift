@@ -1,3 +1,4 @@
+import CLarderHTTP
 import CMicroHTTPD
 import Glibc
 

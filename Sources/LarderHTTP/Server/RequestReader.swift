@@ -54,24 +54,27 @@ package enum RequestReader {
         let hasQuery = context.targetLength != pathLength
         let verb: HTTPMethod
         if strcmp(method, "GET") == 0 { verb = .get } else if strcmp(method, "HEAD") == 0 { verb = .head } else { return nil }
-        guard let route = router.leanRoute(verb, rawPath: url, length: pathLength), !hasQuery || route.readsQuery,
-              larder_header_bytes(connection) <= configuration.maxHeaderBytes else { return nil }
+        guard let route = router.leanRoute(verb, rawPath: url, length: pathLength), !hasQuery || route.readsQuery
+        else { return nil }
+        // One walk of the header fields: their size, and every value the route reads.
+        let pick = route.pickNames.pick(connection)
+        guard pick.bytes <= configuration.maxHeaderBytes else { return nil }
         var query = QueryItems([])
         if hasQuery {
             guard let decoded = self.query(connection) else { return nil }
             query = decoded
         }
         var headers = HTTPHeaders()
-        for (name, cName) in route.headers {
-            let value = cName.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress) }
-            if let value { headers.add(name, String(cString: value)) }
+        for (index, name) in route.headers.enumerated() {
+            if let value = pick.value(index) { headers.add(name, String(cString: value)) }
         }
-        if route.readsIfRange, headers["Range"] != nil,
-           let value = MHD_lookup_connection_value(connection, .HEADER_KIND, LeanRoute.ifRange) {
-            headers.add(LeanRoute.ifRange, String(cString: value))
+        var next = route.headers.count
+        if route.readsIfRange {
+            if headers["Range"] != nil, let value = pick.value(next) { headers.add(LeanRoute.ifRange, String(cString: value)) }
+            next += 1
         }
         var request = Request(method: verb, rawPath: route.text, segments: route.segments, query: query, headers: headers)
-        if route.readsAcceptEncoding, let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Accept-Encoding") {
+        if route.readsAcceptEncoding, let value = pick.value(next) {
             request.prefersGzip = AcceptEncoding.prefersGzip(cString: value)
         }
         route.declare(&request)
