@@ -7,9 +7,6 @@ import LarderRatesCache
 import LarderTesting
 import Testing
 
-private let primaryPath = "/rates/primary.xml"
-private let secondaryPath = "/rates/secondary.xml"
-
 /// Friday 2026-11-27, 16:30 Europe/Berlin: the ECB's publication of that day is due (16:00 plus the margin).
 private let fridayAfterThePublication = Date(timeIntervalSince1970: 1_795_793_400)
 /// The same Friday at 15:00 Europe/Berlin: Thursday's is the newest due.
@@ -20,51 +17,22 @@ private let saturday = Date(timeIntervalSince1970: 1_795_867_200)
 private let thursday = ECB.document([("2026-11-26", ECB.rates), ("2026-11-25", ECB.rates)])
 private let friday = ECB.document([("2026-11-27", ECB.rates), ("2026-11-26", ECB.rates), ("2026-11-25", ECB.rates)])
 
-/// `withLarder` with a primary and a secondary ECB feed on the sample upstream under the ECB calendar,
-/// the clock at `now` (it moves only when told, so only the start-up refresh and the test's ask the
-/// upstreams); returns once the start-up refresh ended.
+/// `withTwoUpstreams` under the ECB calendar with the clock at `now` (it moves only when told, so only
+/// the start-up refresh and the test's ask the upstreams).
 private func withTwoFeeds<T: Sendable>(
     at now: Date, primary: String, secondary: String, crossCheck: Bool = false,
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
-    try await withLarder(clock: ManualClock(now: now)) { configuration, upstream in
-        try await upstream.put(primaryPath, primary)
-        try await upstream.put(secondaryPath, secondary)
-        configuration.rates = UpstreamResource(upstreams: [
-            Upstream(url: upstream.url(primaryPath), format: .ecb), Upstream(url: upstream.url(secondaryPath), format: .ecb),
-        ])
-        configuration.ratesSchedule = .ecb
-        configuration.ratesCrossCheck = crossCheck
-    } _: { larder, upstream in
-        let started = try await eventually {
-            let status = larder.application?.rates?.refresher.status
-            return status?.lastAttempt != nil && larder.application?.rates?.refresher.isRefreshing == false
-        }
-        try #require(started)
-        return try await body(larder, upstream)
-    }
+    try await withTwoUpstreams(
+        primaryFeed: primary, secondaryFeed: secondary, now: now, schedule: .ecb, crossCheck: crossCheck, body)
 }
 
 extension TestLarder {
-    /// `/status`'s rates upstreams, in priority order.
-    fileprivate func rateUpstreams() async throws -> [[String: Any]] {
-        let rates = (try await get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
-        return rates?["upstreams"] as? [[String: Any]] ?? []
-    }
-
     /// `larder_upstream_behind` of the rates upstream at `url`.
     fileprivate func behindGauge(_ url: String) async throws -> Double? {
         let prefix = #"larder_upstream_behind{resource="rates",upstream="\#(url)"} "#
         return try await get("/metrics").text.split(separator: "\n").first { $0.hasPrefix(prefix) }
             .flatMap { Double($0.dropFirst(prefix.count)) }
-    }
-}
-
-extension SampleUpstreamControl {
-    /// Requests each feed got, answered or still held.
-    fileprivate func feedCounts() async throws -> (primary: Int, secondary: Int) {
-        let (primary, secondary) = (try await requests(primaryPath), try await requests(secondaryPath))
-        return (primary.total + primary.inFlight, secondary.total + secondary.inFlight)
     }
 }
 
@@ -85,11 +53,11 @@ struct LaggingUpstreamTests {
             let answer = try await refreshed
             #expect(answer.status == 200)
             #expect(answer.json?["date"] as? String == "2026-11-27")
-            #expect(try await upstream.feedCounts() == (1, 1))
+            #expect(try await upstream.counts() == (1, 1))
             #expect(try await larder.get("/rates").json?["date"] as? String == "2026-11-27")
 
             // Behind is no failure: the breaker stays closed, and every view names it.
-            let upstreams = try await larder.rateUpstreams()
+            let upstreams = try await larder.upstreams()
             #expect(upstreams.map { $0["behind"] as? Bool } == [true, false])
             #expect(upstreams.map { $0["newest_day"] as? String } == ["2026-11-26", "2026-11-27"])
             #expect(upstreams.map { $0["state"] as? String } == ["closed", "closed"])
@@ -102,7 +70,7 @@ struct LaggingUpstreamTests {
             // Next time the up-to-date one is asked first, and the lagging primary not at all.
             try await upstream.clearFaults()
             #expect(try await larder.post("/rates/refresh").status == 200)
-            #expect(try await upstream.feedCounts() == (1, 2))
+            #expect(try await upstream.counts() == (1, 2))
         }
     }
 
@@ -122,8 +90,8 @@ struct LaggingUpstreamTests {
         try await withTwoFeeds(at: when.now, primary: when.primary, secondary: friday) { larder, upstream in
             let refreshed = try await larder.post("/rates/refresh")
             #expect(refreshed.status == 200)
-            #expect(try await upstream.feedCounts() == (2, 0))
-            #expect(try await larder.rateUpstreams().map { $0["behind"] as? Bool } == [false, false])
+            #expect(try await upstream.counts() == (2, 0))
+            #expect(try await larder.upstreams().map { $0["behind"] as? Bool } == [false, false])
         }
     }
 
@@ -139,7 +107,7 @@ struct LaggingUpstreamTests {
             let asked = (check["upstreams"] as? [[String: Any]])?.last
             #expect(asked?["outcome"] as? String == "behind")
             #expect(asked?["newest_day"] as? String == "2026-11-26")
-            #expect(try await larder.rateUpstreams().map { $0["behind"] as? Bool } == [false, true])
+            #expect(try await larder.upstreams().map { $0["behind"] as? Bool } == [false, true])
             #expect(try await larder.behindGauge(secondary) == 1)
             let page = try await larder.get("/", headers: [("Accept", "text/html")]).text
             #expect(page.contains("behind: <code>\(secondary)</code> (newest 2026-11-26)"))

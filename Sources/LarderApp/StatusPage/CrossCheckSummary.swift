@@ -11,7 +11,8 @@ enum CrossCheckSummary {
         case .agreed, .served:
             return "\(HTML.escape(check.date)): \(PageFormat.count(check.upstreams.count, "upstream")) agree" + checked
         case .unavailable, .behind:
-            let reasons = check.upstreams.compactMap { asked in
+            // The ones behind are named above.
+            let reasons = check.upstreams.filter { $0.outcome != .behind }.compactMap { asked in
                 asked.error.map { "\(code(asked.label)): \(HTML.escape($0))" }
             }
             return "\(HTML.escape(check.date)): no other upstream answered" + checked
