@@ -26,6 +26,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case lastSuccessTimestamp = "larder_last_success_timestamp_seconds"
     case refreshConsecutiveFailures = "larder_refresh_consecutive_failures"
     case upstreamUp = "larder_upstream_up"
+    case upstreamBehind = "larder_upstream_behind"
     case rateSets = "larder_rates_sets"
     case documentsListed = "larder_documents_listed"
     case documentsMirrored = "larder_documents_mirrored"
@@ -56,7 +57,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
             .counter
         case .httpRequestDuration, .refreshDuration:
             .histogram
-        case .ready, .resourceStale, .lastSuccessTimestamp, .refreshConsecutiveFailures, .upstreamUp, .rateSets, .documentsListed,
+        case .ready, .resourceStale, .lastSuccessTimestamp, .refreshConsecutiveFailures, .upstreamUp, .upstreamBehind, .rateSets, .documentsListed,
              .documentsMirrored, .documentsBytes, .documentsFailed, .buildInfo, .clockSkew, .processResidentMemory,
              .processVirtualMemory, .processOpenFDs, .processMaxFDs, .processStartTime:
             .gauge
@@ -91,6 +92,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
         case .refreshConsecutiveFailures: "Refreshes that failed in a row since the last success."
         case .upstreamUp:
             "1 while the upstream's breaker lets refreshes ask it and its last attempt succeeded (or none was made yet), else 0."
+        case .upstreamBehind:
+            "Rates: 1 while the upstream lacks a publication the schedule says is due, or its newest day is older than another upstream's (asked after the up-to-date ones), else 0."
         case .rateSets: "Rate sets stored (one per publication day)."
         case .documentsListed: "Documents the accepted index lists."
         case .documentsMirrored: "Documents the index lists that are mirrored on disk."

@@ -107,7 +107,8 @@ public final class RatesCache: Sendable {
         self.upstreams = upstreams
         let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
             ? RatesCrossCheck(
-                upstreams: settings.upstream.upstreams, store: store, client: client, maxBytes: settings.maxBytes,
+                upstreams: settings.upstream.upstreams, health: upstreams.health, store: store, client: client,
+                maxBytes: settings.maxBytes,
                 published: published, clock: clock, today: today, events: events, background: background,
                 logger: logger)
             : nil
@@ -115,7 +116,7 @@ public final class RatesCache: Sendable {
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
             maxBytes: settings.maxBytes, today: today,
-            upstreamSwitch: upstreamSwitch, events: events, logger: logger)
+            upstreamSwitch: upstreamSwitch, events: events, logger: logger, due: calendar)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,

@@ -197,9 +197,11 @@ struct RatesCrossCheckTests {
             #expect(check["rewritten"] as? Bool == false)
             #expect((check["disagreements"] as? [Any])?.isEmpty == true)
             let asked = check["upstreams"] as? [[String: Any]] ?? []
-            #expect(asked.map { $0["outcome"] as? String } == ["served", "unavailable", "unavailable"])
+            // The one behind is named as such (SPEC §4.12), still no disagreement.
+            #expect(asked.map { $0["outcome"] as? String } == ["served", "unavailable", "behind"])
             #expect((asked[1]["error"] as? String)?.contains("503") == true)
-            #expect(asked[2]["error"] as? String == "no rates for 2026-11-23")
+            #expect(asked[2]["error"] as? String == "its newest day is 2026-11-19, older than 2026-11-23")
+            #expect(asked[2]["newest_day"] as? String == "2026-11-19")
             #expect(try await usd(larder) == "1.0800", "nothing changed")
             let metrics = try await larder.get("/metrics").text
             #expect(metrics.contains(#"larder_rates_cross_checks_total{outcome="unavailable"} 1"#))

@@ -7,19 +7,20 @@ import LarderRatesCache
 import LarderTesting
 import Testing
 
-private let primaryPath = "/rates/primary.xml"
-private let secondaryPath = "/rates/secondary.xml"
+let primaryPath = "/rates/primary.xml"
+let secondaryPath = "/rates/secondary.xml"
 
 /// `withLarder` with two rates upstreams on the sample upstream (the primary at `primary`, a path or a
-/// whole URL, and the secondary at `secondaryPath`), on a 1 h TTL so only the test's refreshes ask them;
-/// returns once the start-up refresh ended.
-private func withTwoUpstreams<T: Sendable>(
+/// whole URL, and the secondary at `secondaryPath`), on a 1 h TTL (or `schedule`) with the clock at
+/// `now`, so only the test's refreshes ask them; returns once the start-up refresh ended.
+func withTwoUpstreams<T: Sendable>(
     primary: String = primaryPath, primaryFeed: String = ECB.document([("2026-11-20", ECB.rates)]),
     secondaryFeed: String = ECB.document([("2026-11-20", ECB.rates)]), upstreamTimeout: Duration = .seconds(10),
+    now: Date = Date(timeIntervalSince1970: 1_800_000_000), schedule: RatesSchedule = .ttl, crossCheck: Bool = false,
     before: @escaping @Sendable (SampleUpstreamControl) async throws -> Void = { _ in },
     _ body: (TestLarder, SampleUpstreamControl) async throws -> T
 ) async throws -> T {
-    try await withLarder(clock: ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000)), upstreamTimeout: upstreamTimeout) {
+    try await withLarder(clock: ManualClock(now: now), upstreamTimeout: upstreamTimeout) {
         configuration, upstream in
         try await upstream.put(primaryPath, primaryFeed)
         try await upstream.put(secondaryPath, secondaryFeed)
@@ -29,9 +30,9 @@ private func withTwoUpstreams<T: Sendable>(
             Upstream(url: primaryURL, format: .auto), Upstream(url: upstream.url(secondaryPath), format: .auto),
         ])
         configuration.ratesTTL = .seconds(3600)
-        // These tests count one refresh's requests; the cross-check's have tests of their own.
-        configuration.ratesCrossCheck = false
-        configuration.ratesSchedule = .ttl
+        // Off unless asked: these tests count one refresh's requests; the cross-check's have tests of their own.
+        configuration.ratesCrossCheck = crossCheck
+        configuration.ratesSchedule = schedule
     } _: { larder, upstream in
         let started = try await eventually {
             let status = larder.application?.rates?.refresher.status
@@ -54,7 +55,7 @@ extension TestLarder {
     }
 
     /// `/status`'s rates upstreams.
-    fileprivate func upstreams() async throws -> [[String: Any]] {
+    func upstreams() async throws -> [[String: Any]] {
         let rates = (try await get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
         return rates?["upstreams"] as? [[String: Any]] ?? []
     }
@@ -62,7 +63,7 @@ extension TestLarder {
 
 extension SampleUpstreamControl {
     /// Requests for each, answered or still held (a hang past the timeout is answered later).
-    fileprivate func counts() async throws -> (primary: Int, secondary: Int) {
+    func counts() async throws -> (primary: Int, secondary: Int) {
         let (primary, secondary) = (try await requests(primaryPath), try await requests(secondaryPath))
         return (primary.total + primary.inFlight, secondary.total + secondary.inFlight)
     }

@@ -45,12 +45,13 @@ struct MetricsRoutes: Sendable {
     }
 
     /// `larder_upstream_up` per upstream: 0 from its first failure until it succeeds again (its breaker
-    /// open, or half-open and not yet through), else 1.
+    /// open, or half-open and not yet through), else 1; for the rates also `larder_upstream_behind`
+    /// (SPEC §4.12: 1 while its newest day lacks a due publication or another upstream's newest day).
     private func record(_ resource: CacheResource, _ upstreams: [UpstreamReport]) {
         for upstream in upstreams {
-            metrics.set(
-                .upstreamUp, upstream.report.consecutiveFailures == 0 ? 1 : 0,
-                labels: [("resource", resource.rawValue), ("upstream", upstream.label)])
+            let labels = [("resource", resource.rawValue), ("upstream", upstream.label)]
+            metrics.set(.upstreamUp, upstream.report.consecutiveFailures == 0 ? 1 : 0, labels: labels)
+            if resource == .rates { metrics.set(.upstreamBehind, upstream.report.behind ? 1 : 0, labels: labels) }
         }
     }
 

@@ -11,7 +11,7 @@ extension CrossCheckReport {
             "rewritten": rewritten,
             "upstreams": upstreams.map { asked in
                 ["upstream": asked.label, "format": asked.format, "outcome": asked.outcome.rawValue,
-                 "error": asked.error as Any? ?? NSNull()] as [String: Any]
+                 "error": asked.error as Any? ?? NSNull(), "newest_day": asked.newestDay as Any? ?? NSNull()] as [String: Any]
             },
             "disagreements": disagreements.map { disagreement in
                 [
@@ -22,6 +22,7 @@ extension CrossCheckReport {
                 ] as [String: Any]
             },
             "odd_upstreams": oddUpstreams,
+            "behind_upstreams": behindUpstreams.map(\.label),
         ]
     }
 }

@@ -81,6 +81,8 @@ extension UpstreamReport {
             } ?? NSNull(),
             "open_until": time(report.state == .closed ? nil : report.openUntil),
             "served": report.served as Any? ?? NSNull(),
+            "behind": report.behind,
+            "newest_day": report.newestDay as Any? ?? NSNull(),
         ]
     }
 }

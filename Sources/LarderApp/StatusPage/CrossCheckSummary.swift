@@ -4,12 +4,15 @@ import LarderRatesCache
 /// disagreeing currency every upstream's value and the one served (SPEC §4.12).
 enum CrossCheckSummary {
     static func render(_ check: CrossCheckReport) -> String {
-        let checked = " (checked " + PageFormat.time(check.checkedAt) + ")"
+        var checked = " (checked " + PageFormat.time(check.checkedAt) + ")"
+        let behind = check.behindUpstreams.map { "\(code($0.label)) (newest \(HTML.escape($0.newestDay ?? "unknown")))" }
+        if !behind.isEmpty { checked += "; <span class=\"error\">behind: " + behind.joined(separator: ", ") + "</span>" }
         switch check.outcome {
         case .agreed, .served:
             return "\(HTML.escape(check.date)): \(PageFormat.count(check.upstreams.count, "upstream")) agree" + checked
-        case .unavailable:
-            let reasons = check.upstreams.compactMap { asked in
+        case .unavailable, .behind:
+            // The ones behind are named above.
+            let reasons = check.upstreams.filter { $0.outcome != .behind }.compactMap { asked in
                 asked.error.map { "\(code(asked.label)): \(HTML.escape($0))" }
             }
             return "\(HTML.escape(check.date)): no other upstream answered" + checked

@@ -13,6 +13,9 @@ enum UpstreamList {
             html += "<span class=\"badge \(report.state == .closed ? "fresh" : "stale")\">\(state(report.state))</span>"
             html += "; last success " + PageFormat.time(report.lastSuccess, absent: "never")
             if let served = report.served { html += ", served \(HTML.escape(served))" }
+            if report.behind {
+                html += "; <span class=\"badge stale\">behind</span> newest day \(HTML.escape(report.newestDay ?? "unknown")), asked after the up-to-date ones"
+            }
             if let error = report.lastError {
                 html += "; last error <span class=\"error\">\(HTML.escape(error.message))</span> (<code>\(HTML.escape(error.kind.rawValue))</code>"
                 if let at = report.lastErrorAt { html += ", " + PageFormat.time(at) }

@@ -15,6 +15,10 @@ public struct UpstreamFailover: Sendable {
         /// against the upstream's health, and the next is asked; when no upstream delivers, the round
         /// ends `declined` rather than failed.
         case declined(RefreshError)
+        /// Taken, but without a publication the schedule says is due (SPEC §4.12): no failure (it
+        /// answered), yet the next is asked. When none after it delivers, the round delivers the last
+        /// value taken this way (an attempt may fold the earlier ones into its value).
+        case behind(Value, served: String?)
     }
 
     /// How the round ended.
@@ -54,6 +58,7 @@ public struct UpstreamFailover: Sendable {
     ) async -> Outcome<Value> {
         var failures: [(label: String, error: RefreshError)] = []
         var declined = false
+        var behind: (value: Value, position: Int)?
         for (position, candidate) in candidates.enumerated() {
             candidate.health?.attempting(at: now)
             do {
@@ -64,6 +69,12 @@ public struct UpstreamFailover: Sendable {
                 case .declined(let error):
                     candidate.health?.failed(at: now, error: error)
                     declined = true
+                case .behind(let value, let served):
+                    candidate.health?.answeredBehind(at: now, served: served)
+                    behind = (value, position)
+                    if position + 1 < candidates.count {
+                        logger?.notice("\(resource): upstream \(candidate.label) lacks the publication due; asking the next")
+                    }
                 }
             } catch where error.kind == .store {
                 return .failed(error)
@@ -75,6 +86,7 @@ public struct UpstreamFailover: Sendable {
                 }
             }
         }
+        if let behind { return .delivered(behind.value, position: behind.position) }
         return declined ? .declined : .failed(Self.combined(failures))
     }
 

@@ -25,6 +25,11 @@ public final class UpstreamHealth: Sendable {
         public var openUntil: Date?
         /// What it served last, in the resource's words (e.g. `2026-11-27, 1 day`).
         public var served: String?
+        /// Answered without a publication due, or with a newest day older than another's (SPEC §4.12):
+        /// asked after the up-to-date ones until it is seen holding the newest day again.
+        public var behind = false
+        /// The newest day it was last seen holding (rates); nil before it answered.
+        public var newestDay: String?
     }
 
     /// The breaker's windows: 30 s after the first failure, doubling, at most 15 minutes.
@@ -61,15 +66,39 @@ public final class UpstreamHealth: Sendable {
         state.withLock { $0.lastAttempt = now }
     }
 
-    /// The upstream answered usefully: the breaker closes.
+    /// The upstream answered usefully: the breaker closes, and it is up to date.
     public func succeeded(at now: Date, served: String?) {
+        answered(at: now, served: served, behind: false)
+    }
+
+    /// The upstream answered without a publication the schedule says is due: no failure (the breaker
+    /// closes as on a success), but it is behind.
+    public func answeredBehind(at now: Date, served: String?) {
+        answered(at: now, served: served, behind: true)
+    }
+
+    /// Its newest day as a refresh or a cross-check saw it; `behind` when known (nil: unchanged).
+    public func holds(newestDay: String, behind: Bool? = nil) {
+        state.withLock { report in
+            report.newestDay = newestDay
+            if let behind { report.behind = behind }
+        }
+    }
+
+    private func answered(at now: Date, served: String?, behind: Bool) {
         state.withLock { report in
             report.state = .closed
             report.consecutiveFailures = 0
             report.openUntil = nil
             report.lastSuccess = now
+            report.behind = behind
             if let served { report.served = served }
         }
+    }
+
+    /// True while the upstream is behind (ranked after the up-to-date ones).
+    public var isBehind: Bool {
+        state.withLock { $0.behind }
     }
 
     /// The upstream failed: the breaker opens for the next window.
@@ -85,12 +114,16 @@ public final class UpstreamHealth: Sendable {
 }
 
 /// The order a refresh asks a resource's upstreams in (SPEC §4.12): those available, in priority
-/// order; when every breaker is open, the one whose window ends first, so a resource whose every
-/// upstream failed still retries one of them on its own backoff (and one upstream behaves as before).
+/// order, the ones behind after the up-to-date ones (a lagging primary costs no request while another
+/// has the newest day, and takes its place back once seen holding it); when every breaker is open,
+/// the one whose window ends first, so a resource whose every upstream failed still retries one of
+/// them on its own backoff (and one upstream behaves as before).
 public enum UpstreamOrder {
     public static func indices(_ health: [UpstreamHealth], at now: Date) -> [Int] {
         let available = health.indices.filter { health[$0].isAvailable(at: now) }
-        if !available.isEmpty { return available }
+        if !available.isEmpty {
+            return available.filter { !health[$0].isBehind } + available.filter { health[$0].isBehind }
+        }
         let soonest = health.indices.min { (health[$0].openUntil() ?? now) < (health[$1].openUntil() ?? now) }
         return soonest.map { [$0] } ?? []
     }

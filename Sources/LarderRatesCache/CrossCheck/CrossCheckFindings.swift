@@ -6,6 +6,8 @@ enum CrossCheckAnswer: Sendable {
     case day(RateSet)
     /// Why there is no day to compare (an error, a refused payload, the day absent).
     case unavailable(String)
+    /// Its answer ends before the day: its newest day is `newest` (SPEC §4.12: it is behind).
+    case behind(newest: RateDate)
 }
 
 /// The served day and the other upstreams' answers, voted currency by currency: pure, so the
@@ -51,6 +53,10 @@ struct CrossCheckFindings {
             switch other.answer {
             case .unavailable(let message):
                 asked.append(.init(label: other.label, format: other.format, outcome: .unavailable, error: message))
+            case .behind(let newest):
+                asked.append(.init(
+                    label: other.label, format: other.format, outcome: .behind,
+                    error: "its newest day is \(newest), older than \(date)", newestDay: newest.description))
             case .day(let set):
                 let differs = set.rates.contains { rate in servedValues[rate.code].map { $0 != rate.value.value } ?? false }
                 asked.append(.init(label: other.label, format: other.format, outcome: differs ? .disagreed : .agreed, error: nil))
@@ -61,7 +67,8 @@ struct CrossCheckFindings {
                 currency: entry.code, values: entry.values.map { ($0.label, $0.value.text) }, kept: entry.vote.kept.text,
                 odd: entry.odd)
         }
-        let outcome: CrossCheckReport.Outcome = asked.dropFirst().allSatisfy { $0.outcome == .unavailable } ? .unavailable
+        let outcome: CrossCheckReport.Outcome = asked.dropFirst().allSatisfy { [.unavailable, .behind].contains($0.outcome) }
+            ? .unavailable
             : disagreements.isEmpty ? .agreed : .disagreed
         return CrossCheckReport(
             date: date.description, checkedAt: checkedAt, outcome: outcome, upstreams: asked,

@@ -10,6 +10,8 @@ public struct CrossCheckReport: Sendable, Equatable {
         case disagreed
         /// No answer for the day (an error, a refused payload, or the day absent): not a disagreement.
         case unavailable
+        /// One upstream's answer ends before the day checked: it is behind (not a disagreement either).
+        case behind
     }
 
     /// One upstream of the check: its label (the URL without credentials) and how it answered.
@@ -17,8 +19,10 @@ public struct CrossCheckReport: Sendable, Equatable {
         public let label: String
         public let format: String
         public let outcome: Outcome
-        /// Why it was unavailable.
+        /// Why it was unavailable, or behind.
         public let error: String?
+        /// Behind: the newest day it holds.
+        public var newestDay: String?
     }
 
     /// One currency on which the upstreams disagreed.
@@ -48,6 +52,11 @@ public struct CrossCheckReport: Sendable, Equatable {
     public let disagreements: [Disagreement]
     /// True when a majority replaced served values, so the stored day was rewritten.
     public let rewritten: Bool
+
+    /// Every upstream whose newest day is older than the day checked, in the order of `upstreams`.
+    public var behindUpstreams: [Asked] {
+        upstreams.filter { $0.outcome == .behind }
+    }
 
     /// Every upstream outvoted on at least one currency, in the order of `upstreams`.
     public var oddUpstreams: [String] {

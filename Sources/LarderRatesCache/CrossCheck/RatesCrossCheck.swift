@@ -35,6 +35,8 @@ final class RatesCrossCheck: Sendable {
     }
 
     let upstreams: [Upstream<RatesFormat>]
+    /// Each upstream's health (as `upstreams`): the check tells it which upstreams hold the day and which are behind.
+    let health: [UpstreamHealth]
     let store: Store
     let client: any UpstreamTransport
     let maxBytes: Int
@@ -49,12 +51,13 @@ final class RatesCrossCheck: Sendable {
     private let state = Mutex(State())
 
     init(
-        upstreams: [Upstream<RatesFormat>], store: Store, client: any UpstreamTransport, maxBytes: Int,
+        upstreams: [Upstream<RatesFormat>], health: [UpstreamHealth], store: Store, client: any UpstreamTransport, maxBytes: Int,
         published: Published<RatesSnapshot>, clock: any FreshnessClock, today: BoundsClock, events: any CacheEvents,
         background: BackgroundWork, logger: Logger
     ) {
         self.background = background
         self.upstreams = upstreams
+        self.health = health
         self.store = store
         self.client = client
         self.maxBytes = maxBytes
@@ -179,6 +182,7 @@ final class RatesCrossCheck: Sendable {
             others: others.map { index in
                 (Self.label(upstreams[index]), upstreams[index].format.rawValue, answers[index] ?? .unavailable("no answer"))
             })
+        for (index, answer) in answers { tell(health[index], answer, date: date) }
         var rewritten = false
         if let corrected = findings.corrected {
             rewritten = await rewrite(stored, with: corrected)
@@ -214,7 +218,10 @@ final class RatesCrossCheck: Sendable {
         } catch {
             return .unavailable("refused the rates payload: \(error.message)")
         }
-        guard let set = payload.sets.first(where: { $0.date == date }) else { return .unavailable("no rates for \(date)") }
+        guard let set = payload.sets.first(where: { $0.date == date }) else {
+            if let newest = payload.latest?.date, newest < date { return .behind(newest: newest) }
+            return .unavailable("no rates for \(date)")
+        }
         guard set.base == base else { return .unavailable("rates against \(set.base), not \(base)") }
         return .day(set)
     }
@@ -239,6 +246,16 @@ final class RatesCrossCheck: Sendable {
         return true
     }
 
+    /// An answer tells whether the upstream holds the day checked (then it is up to date: a behind one
+    /// takes its place back) or is behind; an unavailable one tells nothing.
+    private func tell(_ health: UpstreamHealth, _ answer: CrossCheckAnswer, date: RateDate) {
+        switch answer {
+        case .day: health.holds(newestDay: date.description, behind: false)
+        case .behind(let newest): health.holds(newestDay: newest.description, behind: true)
+        case .unavailable: break
+        }
+    }
+
     /// Remembers the majority's decisions on `date` for `keepingMajority`.
     private func hold(_ findings: CrossCheckFindings, date: RateDate) {
         let served = Dictionary(findings.served.day.rates.map { ($0.code, $0.value.value) }, uniquingKeysWith: { first, _ in first })
@@ -253,10 +270,13 @@ final class RatesCrossCheck: Sendable {
     }
 
     private func log(_ report: CrossCheckReport) {
+        for asked in report.behindUpstreams {
+            logger.notice("rates: cross-check of \(report.date): \(asked.label) is behind (newest \(asked.newestDay ?? "none"))")
+        }
         switch report.outcome {
         case .agreed:
             logger.info("rates: cross-check of \(report.date): \(report.upstreams.count) upstreams agree")
-        case .unavailable:
+        case .unavailable, .behind:
             let reasons = report.upstreams.compactMap { asked in asked.error.map { "\(asked.label): \($0)" } }
             logger.notice("rates: cross-check of \(report.date): no other upstream answered (\(reasons.joined(separator: "; ")))")
         case .disagreed, .served:
@@ -281,7 +301,7 @@ extension CrossCheckReport {
         switch outcome {
         case .agreed, .served: .agreed
         case .disagreed: .disagreed
-        case .unavailable: .unavailable
+        case .unavailable, .behind: .unavailable
         }
     }
 }

@@ -38,25 +38,29 @@ struct RatesSync: Sendable {
     let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
+    /// Which day the schedule says is due: an upstream lacking it is behind (SPEC §4.12); nil: none is.
+    var due: (any PublicationDue)? = nil
 
     /// Asks the upstreams in order of health until one delivers (`UpstreamFailover`, the documents' rule too).
     func run(contactAt now: Date) async -> Result<Applied, RefreshError> {
         let order = UpstreamOrder.indices(upstreams.health, at: now)
         let failover = UpstreamFailover(resource: "rates", logger: logger)
+        var round = BehindRound(due: due?.dueDay(at: now))
         let outcome: UpstreamFailover.Outcome<Applied> = await failover.ask(upstreams.pool.candidates(order), at: now) {
             position throws(RefreshError) in
             let index = order[position]
             do {
                 var applied = try await attempt(index).run(now)
                 applied.servedBy = index
-                return .delivered(applied, served: applied.served)
+                // Its validators are stored now: the next asked in this round must not send them as its own.
+                upstreams.tookValidators(from: index)
+                return round.answer(applied, health: upstreams.health[index])
             } catch {
                 throw (error as? RefreshError) ?? RefreshError(.store, "\(error)")
             }
         }
         switch outcome {
         case .delivered(let applied, _):
-            upstreams.tookValidators(from: applied.servedBy)
             return .success(applied)
         case .declined:
             return .failure(RefreshError(.invalidPayload, "no upstream delivered"))
