@@ -61,6 +61,24 @@ struct HostAllowlistTests {
         }
     }
 
+    /// A loop thread remembers the last Host its server allowed (a keep-alive client repeats it): a
+    /// refused one between two allowed ones on the same connection is still refused, every time, and
+    /// the allowed one is still allowed after it.
+    @Test func theRememberedHostNeverLetsAnotherThrough() async throws {
+        try await withServer(configure: { configuration in
+            configuration.allowedHosts = try? HostAllowlist(parsing: "localhost")
+        }, routes: Self.routes) { server in
+            let port = server.port
+            let statuses = try await onThread {
+                let connection = try TestConnection(port: port)
+                return try ["localhost:1", "evil.example", "localhost:1", "LOCALHOST:1", "evil.example", "localhost:1"].map {
+                    try connection.request("GET", "/lean", headers: [("Host", $0)]).status
+                }
+            }
+            #expect(statuses == [200, 403, 200, 200, 403, 200])
+        }
+    }
+
     @Test func ipLiteralsOnlyWhenListed() async throws {
         let hosts = ["10.0.0.7:8080", "[fd00::7]:8080", "10.0.0.7.example", "larder"]
         let without = try await Self.statuses(list: "larder", hosts: hosts)

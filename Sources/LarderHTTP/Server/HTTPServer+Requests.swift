@@ -50,7 +50,7 @@ extension HTTPServer {
     ) -> MHD_Result {
         if let refused = RequestReader.refusal(
             connection: connection, method: method, context: context, router: router, configuration: configuration,
-            hosts: hosts
+            hosts: hosts, owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         ) {
             if let observer, let reason = RefusalReason(rawValue: refused.code) { observer.requestRefused(reason) }
             return refuse(refused, connection: connection, url: url, method: method, context: context)

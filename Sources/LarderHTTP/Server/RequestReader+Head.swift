@@ -11,7 +11,7 @@ extension RequestReader {
     /// Then SPEC §6's refusals, which leave the connection open: a Host not in `hosts`, a cross-site POST.
     static func refusal(
         connection: OpaquePointer, method: UnsafePointer<CChar>, context: RequestContext, router: Router,
-        configuration: ServerConfiguration, hosts: HostAllowlist
+        configuration: ServerConfiguration, hosts: HostAllowlist, owner: UnsafeRawPointer
     ) -> HTTPError? {
         // RFC 9112 §3: a method longer than any the server implements is 501.
         if strlen(method) > router.longestMethod {
@@ -22,7 +22,7 @@ extension RequestReader {
         }
         let host = MHD_lookup_connection_value(connection, .HEADER_KIND, "Host")
         // A request without Host (HTTP/1.0) is served: a browser always sends one.
-        if let host, let refused = hostRefusal(host, hosts) { return refused }
+        if let host, let refused = hostRefusal(host, hosts, owner: owner) { return refused }
         if strcmp(method, "POST") == 0, let why = CrossSiteRequest.refusal(
             origin: MHD_lookup_connection_value(connection, .HEADER_KIND, "Origin"),
             fetchSite: MHD_lookup_connection_value(connection, .HEADER_KIND, "Sec-Fetch-Site"), host: host
@@ -35,8 +35,11 @@ extension RequestReader {
 
     /// 400 for a Host that is no `uri-host [":" port]` (RFC 9112 §3.2; libmicrohttpd refuses two
     /// Hosts, not a bad one), 403 for one the allowlist does not name; both read the value in one pass.
-    private static func hostRefusal(_ host: UnsafePointer<CChar>, _ hosts: HostAllowlist) -> HTTPError? {
+    /// `owner` is the server whose allowlist `hosts` is: the value a loop thread last saw it allow is
+    /// remembered, and the same value again (a keep-alive client's) is not checked anew.
+    private static func hostRefusal(_ host: UnsafePointer<CChar>, _ hosts: HostAllowlist, owner: UnsafeRawPointer) -> HTTPError? {
         let count = strlen(host)
+        if larder_host_memo_hit(owner, host, count) != 0 { return nil }
         let allowed: Bool? = host.withMemoryRebound(to: UInt8.self, capacity: count) {
             let bytes = UnsafeBufferPointer(start: $0, count: count)
             guard let field = HostField(bytes) else { return nil }
@@ -45,7 +48,10 @@ extension RequestReader {
         guard let allowed else {
             return closing(.badRequest, "bad_host", "the Host header is not a host and optional port")
         }
-        if allowed { return nil }
+        if allowed {
+            larder_host_memo_keep(owner, host, count)
+            return nil
+        }
         return HTTPError(.forbidden, code: RefusalReason.hostNotAllowed.rawValue, message: """
             the Host '\(String(cString: host))' is not one this server answers to (a DNS rebinding defence); \
             name it in --allowed-hosts (LARDER_ALLOWED_HOSTS) if it should be
