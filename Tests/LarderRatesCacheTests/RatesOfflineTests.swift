@@ -62,6 +62,26 @@ struct RatesOfflineTests {
         }
     }
 
+    /// A date answered as the serving day changes once the upstream is back, so it is never `immutable`,
+    /// even where a newer stored day (a provider east of UTC, already on the next day) makes it a past day.
+    @Test func aDateAnsweredAsTheServingDayIsNeverImmutable() async throws {
+        let feed = ECB.document(["2026-11-19", "2026-11-20", "2026-11-21"].map { ($0, ECB.rates) })
+        try await withRatesFeed(feed, now: Self.contact) { larder, upstream in
+            let past = try await larder.get("/v1/2026-11-20")
+            #expect(past.header("Cache-Control") == "public, max-age=31536000, immutable", "a day before the newest")
+            try await upstream.fault(#"{"path":"\#(ratesFeedPath)","status":503}"#)
+            larder.clock.advance(by: Self.month)
+            #expect(try await larder.request("POST", "/rates/refresh").status == 502)
+            for path in ["/v1/2026-12-19", "/v2/rates?date=2026-12-19", "/v2/rate/EUR/USD?date=2026-12-19",
+                         "/v2/rates?from=2026-11-20&to=2026-12-19&quotes=USD"] {
+                let answer = try await larder.get(path)
+                #expect(answer.status == 200 && answer.text.contains(#""date":"2026-11-20""#), "\(path): \(answer.text)")
+                #expect(answer.header("Cache-Control")?.contains("immutable") == false, "\(path)")
+                #expect(answer.header("Cache-Status")?.contains("; detail=") == true, "\(path)")
+            }
+        }
+    }
+
     /// A copy the upstream confirms (a 304) is fresh however old its newest day: Frankfurter's lookback
     /// from the real day, `[]` and 404 past 14 days, and no answer kept while offline leaks into it.
     @Test func aFreshCopyLooksBackFromTheRealDayAsFrankfurterDoes() async throws {
