@@ -6,7 +6,8 @@ import LarderServing
 
 /// Frankfurter v1's answers (`lib/versions/v1.rb`): its query rules, its conversion and rounding
 /// (`FrankfurterV1Rates`), its 14-day lookback for a day, and its `{"message":"…"}` errors. The
-/// unconverted answers are the same bytes as Larder's own routes.
+/// unconverted answers are the same bytes as Larder's own routes. Dates after the serving day are
+/// answered as that day while the copy is stale (`ServingDay`).
 extension RatesRoutes {
     /// Frankfurter v1's routes: `/latest` (`/current`), `/currencies`, `/{date}` and its ranges, each
     /// also under `/v1`; their unconverted answers are the same bytes as Larder's own routes.
@@ -57,7 +58,9 @@ extension RatesRoutes {
     /// `/{date}`, `/{start}..{end}` and `/{start}..`, at the root and under `/v1`.
     func v1Selected(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
         let path = request.parameters["date"] ?? ""
-        let key = "v1selected\u{3}" + path + "\u{3}" + RatesSnapshot.queryKey(request.query)
+        let day = ServingDay(state)
+        let key = "v1selected\u{3}" + (day.isOffline ? day.key : "") + "\u{3}" + path + "\u{3}"
+            + RatesSnapshot.queryKey(request.query)
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }
@@ -67,9 +70,12 @@ extension RatesRoutes {
             let (start, end, isRange) = try Self.v1Dates(path)
             try query.checkPair()
             if !isRange {
-                return try v1Day(v1DayIndex(start, snapshot.history), request, snapshot, state, query: query, key: key)
+                let answered = day.answering(start)
+                return try v1Day(
+                    v1DayIndex(answered, snapshot.history), request, snapshot, state, query: query, key: key,
+                    final: answered == start)
             }
-            return try v1Series(start, end, request, snapshot, state, query: query, key: key)
+            return try v1Series(start, end, day, request, snapshot, state, query: query, key: key)
         } catch {
             return error.response
         }
@@ -94,9 +100,10 @@ extension RatesRoutes {
         return index
     }
 
+    /// `final`: false for a date answered as an earlier one, whose answer changes once the upstream is back.
     private func v1Day(
         _ index: Int, _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, query: FrankfurterV1Query,
-        key: String
+        key: String, final: Bool = true
     ) throws(FrankfurterV1Error) -> Response {
         let history = snapshot.history
         let newest = index == history.count - 1
@@ -117,21 +124,25 @@ extension RatesRoutes {
         let storedAt = newest ? snapshot.storedAt : history.days[index].storedAt
         // A day older than the newest never changes again (SPEC §3).
         let prepared = snapshot.answers.keep(
-            key, PreparedAnswer(Representation(bytes: body, lastModified: storedAt), immutable: !newest))
+            key, PreparedAnswer(Representation(bytes: body, lastModified: storedAt), immutable: !newest && final))
         return prepared.response(for: request, state: state)
     }
 
-    /// A range: from the latest stored day on or before the start (or the first) to the end (or today),
-    /// each day converted on its own and left out when nothing of it is left; "not found" when no day is.
+    /// A range: from the latest stored day on or before the start (or the first) to the end (or the
+    /// serving day), each day converted on its own and left out when nothing of it is left; "not found"
+    /// when no day is.
     private func v1Series(
-        _ start: RateDate, _ end: RateDate?, _ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState,
-        query: FrankfurterV1Query, key: String
+        _ asked: RateDate, _ end: RateDate?, _ day: ServingDay, _ request: Request, _ snapshot: RatesSnapshot,
+        _ state: CacheState, query: FrankfurterV1Query, key: String
     ) throws(FrankfurterV1Error) -> Response {
         let history = snapshot.history
-        let today = RateDate(containing: serving.refresher.clock.now)
+        let today = day.today
+        let start = day.answering(asked)
         guard start <= today else { throw .notFound }
         let startIndex = history.index(onOrBefore: start) ?? 0
-        guard let endIndex = history.index(onOrBefore: end ?? today), endIndex >= startIndex else { throw .notFound }
+        guard let endIndex = history.index(onOrBefore: end.map(day.answering) ?? today), endIndex >= startIndex else {
+            throw .notFound
+        }
         var converted = query
         converted.base = query.base ?? snapshot.set.base
         var days: [(RateDate, ArraySlice<UInt8>)] = []
@@ -151,7 +162,7 @@ extension RatesRoutes {
         let body = RatesJSON.series(
             amountText: FrankfurterV1Rates.amountText(query), base: converted.base!, start: first.0, end: last.0,
             days: days)
-        let immutable = end.map { $0 < snapshot.set.date } ?? false
+        let immutable = end.map { $0 < snapshot.set.date && day.answering($0) == $0 } ?? false
         let prepared = snapshot.answers.keep(
             key, PreparedAnswer(Representation(bytes: body, lastModified: lastModified), immutable: immutable))
         return prepared.response(for: request, state: state)

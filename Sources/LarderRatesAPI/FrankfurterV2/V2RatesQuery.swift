@@ -69,14 +69,16 @@ struct V2RatesQuery: Sendable {
         return pieces
     }
 
-    /// The plan against `today` (latest is tomorrow's snapshot, an open range ends today); refused
-    /// when a daily range is too long for the live path Frankfurter takes with providers named or expanded.
-    func plan(provider: String, today: Int) throws(V2Error) -> V2RatesPlan {
+    /// The plan against the serving day (latest is tomorrow's snapshot, an open range ends today, a
+    /// date after an offline day is that day); refused when a daily range is too long for the live path
+    /// Frankfurter takes with providers named or expanded.
+    func plan(provider: String, on serving: ServingDay) throws(V2Error) -> V2RatesPlan {
+        let today = serving.today.dayNumber
         let scope: V2RatesPlan.Scope
         if let date {
-            scope = .day(date.dayNumber)
+            scope = .day(serving.answering(date).dayNumber)
         } else if let from {
-            scope = .range(from.dayNumber, to?.dayNumber ?? today)
+            scope = .range(serving.answering(from).dayNumber, to.map(serving.answering)?.dayNumber ?? today)
         } else {
             scope = .day(today + 1)
         }

@@ -24,29 +24,25 @@ extension V2Routes {
         })
     }
 
-    private func today() -> Int {
-        RateDate(containing: serving.refresher.clock.now).dayNumber
-    }
-
     private func rates(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Response {
         let format = V2RatesFormat.of(request, csvPath: csvPath)
-        let today = today()
+        let day = ServingDay(state)
         let v2 = snapshot.v2
         if request.query.isEmpty, format == .json {
-            return v2.latest(today: today) { prepare(V2RatesQuery(), snapshot, format, today: today, vary: "Accept") }
+            return v2.latest(today: day.today.dayNumber) { prepare(V2RatesQuery(), snapshot, format, day: day, vary: "Accept") }
                 .response(for: request, state: state)
         }
-        let key = RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(today)\u{3}")
+        let key = RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(day.key)\u{3}")
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }
         do throws(V2Error) {
             let query = try V2RatesQuery(request.query, isKnown: V2SnapshotState.isKnown)
-            let plan = try query.plan(provider: provider, today: today)
+            let plan = try query.plan(provider: provider, on: day)
             if case .range(let start, let end) = plan.scope, plan.group == nil, end - start > Self.streamedRangeDays {
                 return streamed(request, plan, format, snapshot, state, key: key)
             }
-            return snapshot.answers.keep(key, prepare(query, snapshot, format, today: today, vary: csvPath ? nil : "Accept"))
+            return snapshot.answers.keep(key, prepare(query, snapshot, format, day: day, vary: csvPath ? nil : "Accept"))
                 .response(for: request, state: state)
         } catch {
             return error.response
@@ -56,10 +52,10 @@ extension V2Routes {
     /// The whole answer rendered once, with the validators and caching every answer of the snapshot has.
     /// `vary` is `Accept` on `/v2/rates`, whose form the request's `Accept` chooses.
     private func prepare(
-        _ query: V2RatesQuery, _ snapshot: RatesSnapshot, _ format: V2RatesFormat, today: Int, vary: String?
+        _ query: V2RatesQuery, _ snapshot: RatesSnapshot, _ format: V2RatesFormat, day: ServingDay, vary: String?
     ) -> PreparedAnswer {
         // A valid query always plans: only the range cost can refuse, and it is checked before.
-        guard let plan = try? query.plan(provider: provider, today: today) else {
+        guard let plan = try? query.plan(provider: provider, on: day) else {
             return PreparedAnswer(Representation(bytes: [], lastModified: snapshot.storedAt))
         }
         var records: [UInt8] = []
@@ -76,13 +72,14 @@ extension V2Routes {
     }
 
     /// A day before the newest stored day, or a range that ended before it, never changes again (a week
-    /// or month bucket may hold days after its date, so those wait until a month has passed).
+    /// or month bucket may hold days after its date, so those wait until a month has passed); a date
+    /// answered as the serving day does, once the upstream is back.
     private func isClosed(_ query: V2RatesQuery, _ plan: V2RatesPlan, newest: Int) -> Bool {
         switch plan.scope {
         case .day(let day):
-            return query.date != nil && day < newest
+            return query.date?.dayNumber == day && day < newest
         case .range(_, let end):
-            guard query.to != nil else { return false }
+            guard query.to?.dayNumber == end else { return false }
             return plan.group == nil ? end < newest : end + 40 < newest
         }
     }
@@ -113,15 +110,15 @@ extension V2Routes {
         // Frankfurter's type routing takes the extension off the path: `/v2/rate/EUR/USD.csv` is the JSON answer.
         var quote = (request.parameters["quote"] ?? "").uppercased()
         if quote.hasSuffix(".CSV") { quote.removeLast(4) }
-        let today = today()
-        let key = RatesSnapshot.queryKey(request.query, after: "v2rate\u{3}\(base)\u{3}\(quote)\u{3}\(today)\u{3}")
+        let day = ServingDay(state)
+        let key = RatesSnapshot.queryKey(request.query, after: "v2rate\u{3}\(base)\u{3}\(quote)\u{3}\(day.key)\u{3}")
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }
         do throws(V2Error) {
             let query = try V2RatesQuery(
                 request.query, overrides: [("base", base), ("quotes", quote)], isKnown: V2SnapshotState.isKnown)
-            let plan = try query.plan(provider: provider, today: today)
+            let plan = try query.plan(provider: provider, on: day)
             var first: V2Record?
             plan.each(snapshot.v2.sources) { record in
                 if first == nil { first = record }
