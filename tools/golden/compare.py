@@ -67,12 +67,21 @@ def media_type(content_type):
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
+def brief(value):
+    """Short: a scalar as JSON writes it, an array by its length, an object by its keys."""
+    if isinstance(value, list):
+        return f"[{len(value)} elements]"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(value)) + "}"
+    return json.dumps(value)[:80]
+
+
 def json_difference(want, got, where="$"):
     """The first place two JSON values differ, or None. Numbers compare as doubles; bool is not a number."""
     if isinstance(want, bool) or isinstance(got, bool):
-        return None if want is got else f"{where}: {want!r} != {got!r}"
+        return None if want is got else f"{where}: {brief(want)} != {brief(got)}"
     if isinstance(want, (int, float)) and isinstance(got, (int, float)):
-        return None if float(want) == float(got) else f"{where}: {want!r} != {got!r}"
+        return None if float(want) == float(got) else f"{where}: {brief(want)} != {brief(got)}"
     if isinstance(want, dict) and isinstance(got, dict):
         if want.keys() != got.keys():
             return f"{where}: keys {sorted(want)} != {sorted(got)}"
@@ -87,7 +96,7 @@ def json_difference(want, got, where="$"):
             if found:
                 return found
         return None if len(want) == len(got) else f"{where}: {len(want)} elements != {len(got)}"
-    return None if want == got else f"{where}: {want!r} != {got!r}"
+    return None if want == got else f"{where}: {brief(want)} != {brief(got)}"
 
 
 def text_difference(want, got):
