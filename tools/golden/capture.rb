@@ -2,10 +2,11 @@
 
 # Asks a loaded Frankfurter (in-process, through Rack::MockRequest on its own Rack app) every query of a query file
 # and writes what it answered: OUT_DIR/manifest.json ([{path, accept, status, content_type, body_file}]) and one body
-# file a query under OUT_DIR/bodies/. Run under faketime, so Frankfurter's Date.today is the capture's "today".
+# file a query under OUT_DIR/bodies/, named by the query. Run under faketime, so Frankfurter's Date.today is the capture's "today".
 #
 # Usage: ruby capture.rb FRANKFURTER_DIR DB_FILE QUERIES_FILE OUT_DIR
 
+require "digest"
 require "fileutils"
 require "json"
 
@@ -42,12 +43,14 @@ def extension(content_type)
   end
 end
 
-manifest = queries.each_with_index.map do |line, i|
+manifest = queries.map do |line|
   path, accept = line.split(" ", 2)
   accept ||= "application/json"
   response = Rack::MockRequest.new(app).get(path, "HTTP_ACCEPT" => accept)
   content_type = response.headers["content-type"]
-  body_file = format("bodies/%03d-%s.%s", i + 1, slug(path, accept), extension(content_type))
+  # Named by the query (and a hash of it, so names stay unique and stable when queries are added).
+  body_file = format("bodies/%s-%s.%s", slug(path, accept), Digest::SHA256.hexdigest("#{path} #{accept}")[0, 6],
+                     extension(content_type))
   File.binwrite(File.join(out_dir, body_file), response.body)
   { path:, accept:, status: response.status, content_type:, body_file: }
 end
