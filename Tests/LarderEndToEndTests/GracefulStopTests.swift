@@ -20,8 +20,10 @@ struct GracefulStopTests {
                 let upstream = try ChildProcess("sample-upstream", ["--root", root + "/upstream", "--port", "0"])
                 defer { upstream.signal(SIGKILL) }
                 let upstreamPort = try upstream.waitForListening()
+                // A TTL schedule: under the ECB calendar the feed's 2023 days lack the publication due, so the
+                // refresh would ask the mirror as the next upstream, not cross-check it (SPEC §4.12).
                 let arguments = [
-                    "serve", "--port", "0", "--cache-dir", cache, "--rates-ttl", "1h",
+                    "serve", "--port", "0", "--cache-dir", cache, "--rates-ttl", "1h", "--rates-schedule", "ttl",
                     "--rates-url", "http://127.0.0.1:\(upstreamPort)/feed.xml;format=ecb",
                     "--rates-url", "http://127.0.0.1:\(upstreamPort)/mirror.xml;format=ecb",
                 ]
