@@ -277,7 +277,7 @@ let package = Package(
         .testTarget(name: "LarderFormatsTests", dependencies: ["LarderFormats", "LarderTesting"]),
         .testTarget(name: "LarderServingTests", dependencies: ["LarderServing", "LarderHTTP", "LarderTesting"]),
         .testTarget(name: "LarderRatesTests", dependencies: ["LarderRates", "LarderTesting"]),
-        .testTarget(name: "LarderRatesAPITests", dependencies: ["LarderRatesAPI", "LarderRates"]),
+        .testTarget(name: "LarderRatesAPITests", dependencies: ["LarderRatesAPI", "LarderRates", "LarderHTTP"]),
         .testTarget(name: "LarderDocumentsTests", dependencies: ["LarderDocuments", "LarderFuzzing", "LarderTesting"]),
         .testTarget(
             name: "LarderRatesCacheTests",

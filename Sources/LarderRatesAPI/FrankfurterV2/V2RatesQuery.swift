@@ -37,11 +37,11 @@ struct V2RatesQuery: Sendable {
         let unknown = names.filter { !Self.allowed.contains($0) }
         if !unknown.isEmpty { throw .unknownParameters(unknown) }
         for name in ["date", "from", "to"] {
-            if let text = values[name], RateDate(text) == nil { throw .invalidDate }
+            if let text = values[name], Self.date(text) == nil { throw .invalidDate }
         }
-        date = values["date"].flatMap(RateDate.init)
-        from = values["from"].flatMap(RateDate.init)
-        to = values["to"].flatMap(RateDate.init)
+        date = values["date"].flatMap(Self.date)
+        from = values["from"].flatMap(Self.date)
+        to = values["to"].flatMap(Self.date)
         if date != nil, from != nil || to != nil { throw .conflictingParams }
         if let text = values["group"] {
             guard let group = V2RatesPlan.Group(rawValue: text.lowercased()) else { throw .invalidGroup }
@@ -60,6 +60,15 @@ struct V2RatesQuery: Sendable {
         if values["base"] != nil, !isKnown(base) { invalid.append(base) }
         invalid += (quotes ?? []).filter { !isKnown($0) }
         if !invalid.isEmpty { throw .invalidCurrency(invalid) }
+    }
+
+    /// A date as Frankfurter's `Date.parse` reads the forms a client sends: `2026-11-20`, and the
+    /// compact `20261120`.
+    static func date(_ text: String) -> RateDate? {
+        if let date = RateDate(text) { return date }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 8, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return RateDate("\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))")
     }
 
     /// Ruby's `String#split(",")`: empty pieces kept but for trailing ones.

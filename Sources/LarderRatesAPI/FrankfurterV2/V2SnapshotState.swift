@@ -6,22 +6,36 @@ import Synchronization
 /// What Frankfurter v2's routes derive from one snapshot, once, on first use: the rows, the codes a
 /// query may name, the week and month rollups, and the default answer of each day.
 final class V2SnapshotState: Sendable {
-    let rows: V2HistoryRows
+    let rows: any V2RowSource
     /// The rows, the materialized blend over them and the rollups, as a query reads them.
     let sources: V2Sources
     /// When any stored day last changed (what a streamed answer's validators come from).
     let lastModified: Date
+    /// A mirror's providers, as its upstream describes them; empty for a one-provider feed.
+    let providers: [V2ProviderInfo]
     private let rollups: Rollups
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
 
-    init(_ history: RatesHistory, provider: String) {
-        let rows = V2HistoryRows(history)
+    /// A one-provider feed's history; its rows name no provider, the queries name them `provider`.
+    convenience init(_ history: RatesHistory, provider: String) {
+        self.init(
+            rows: V2HistoryRows(history), providers: [], provider: provider,
+            lastModified: history.days.map(\.storedAt).max() ?? .distantPast)
+    }
+
+    /// A mirror of several providers (a Frankfurter v2 upstream's): every row names its provider.
+    convenience init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date) {
+        self.init(rows: rows, providers: providers, provider: "", lastModified: lastModified)
+    }
+
+    private init(rows: any V2RowSource, providers: [V2ProviderInfo], provider: String, lastModified: Date) {
         let rollups = Rollups(rows)
         self.rows = rows
         self.rollups = rollups
+        self.providers = providers
+        self.lastModified = lastModified
         sources = V2Sources(
             raw: rows, blended: V2BlendedDays(rows, provider: provider), rollup: { rollups.rollup($0) })
-        lastModified = history.days.map(\.storedAt).max() ?? .distantPast
     }
 
     /// True for a code Frankfurter's currency lookup (the money gem's `Money::Currency.find`) knows: ISO 4217
@@ -47,10 +61,10 @@ final class V2SnapshotState: Sendable {
 
     /// The week and month rollups, each built on first use.
     final class Rollups: Sendable {
-        private let rows: V2HistoryRows
+        private let rows: any V2RowSource
         private let built = Mutex<[V2RatesPlan.Group: V2Rollup]>([:])
 
-        init(_ rows: V2HistoryRows) {
+        init(_ rows: any V2RowSource) {
             self.rows = rows
         }
 

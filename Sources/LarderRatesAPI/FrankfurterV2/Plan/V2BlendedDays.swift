@@ -10,6 +10,7 @@ public final class V2BlendedDays: V2RowSource {
     private let blender: V2Blender
     private let recent = Mutex<[Int: [V2Observation]]>([:])
 
+    /// `provider` names rows that name none (a one-provider feed's).
     public init(_ raw: any V2RowSource, provider: String) {
         self.raw = raw
         // Every kept row is dated its own anchor, so its weight is 1 whatever today is.

@@ -1,15 +1,16 @@
 import Glibc
 
-/// Frankfurter v2's blend of one snapshot of contributor rows, for a single provider: rebased to the
-/// USD pivot, recency-weighted, anchored on the pegs, then derived to the requested base — in binary
-/// floating point and in the same order of operations as its `Blender`, `PegAnchor` and `RateQuery#derive`,
-/// so the same rows give the same doubles.
+/// Frankfurter v2's blend of one snapshot of contributor rows: each provider's rows rebased to the USD
+/// pivot (`BaseConversion`, with its `reconcile`), outliers marked (`Consensus`), a recency-weighted average
+/// per quote (`WeightedAverage`), anchored on the pegs, then derived to the requested base — in binary
+/// floating point and in the same order of operations as its `Blender`, `PegAnchor` and
+/// `RateQuery#derive` (sums as Ruby's `Array#sum`: `RubySum`), so the same rows give the same doubles.
 public struct V2Blender: Sendable {
     public static let pivot = "USD"
     static let decayGraceDays = 3
     static let decayRate = 0.5
 
-    /// The provider's key, as `expand=providers` names it.
+    /// The key of rows that name no provider (a one-provider feed's), as `expand=providers` shows it.
     public let provider: String
     /// Today (day number): the weights' reference day is never later.
     public let today: Int
@@ -23,49 +24,95 @@ public struct V2Blender: Sendable {
     /// `withPegs` is false when the request names providers (Frankfurter bypasses the pegs then).
     public func blend(_ rows: [V2Observation], base: String, withPegs: Bool) -> [V2Blended] {
         if !withPegs, V2Peg.find(base) != nil { return [] }
-        var blended = weightedAverage(rebased(rows))
+        var blended = weightedAverage(V2Consensus.annotated(rebased(rows)))
         if withPegs { blended = V2PegAnchor.apply(blended, base: Self.pivot) }
         if blended.isEmpty || base == Self.pivot { return blended }
         return derive(blended, target: base)
     }
 
-    /// Frankfurter's `BaseConversion` for one provider: every row against the pivot, through a bridge when needed.
+    /// Frankfurter's `BaseConversion`: per provider (in the order they first appear), every row against
+    /// the pivot, through a bridge of the same provider's rows when needed, then `reconcile`: two rows of
+    /// one provider for the same day and quote become one, at their mean.
     func rebased(_ rows: [V2Observation]) -> [V2Observation] {
+        var order: [String] = []
+        var byProvider: [String: [V2Observation]] = [:]
+        for row in rows {
+            let key = row.provider.isEmpty ? provider : row.provider
+            if byProvider[key] == nil { order.append(key) }
+            byProvider[key, default: []].append(row)
+        }
+        return order.flatMap { key in reconcile(converted(byProvider[key]!, provider: key)) }
+    }
+
+    private func converted(_ rows: [V2Observation], provider key: String) -> [V2Observation] {
         let pivot = Self.pivot
         var index: [String: Double] = [:]
         for row in rows where index[row.base + row.quote] == nil { index[row.base + row.quote] = row.rate }
         return rows.compactMap { row in
-            if row.base == pivot { return row }
-            if row.quote == pivot { return V2Observation(day: row.day, base: pivot, quote: row.base, rate: 1.0 / row.rate) }
-            if let bridge = index[pivot + row.quote] {
-                return V2Observation(day: row.day, base: pivot, quote: row.base, rate: bridge / row.rate)
+            func pivoted(_ quote: String, _ rate: Double) -> V2Observation {
+                V2Observation(provider: key, day: row.day, base: pivot, quote: quote, rate: rate)
             }
-            if let bridge = index[pivot + row.base] {
-                return V2Observation(day: row.day, base: pivot, quote: row.quote, rate: row.rate * bridge)
-            }
-            if let bridge = index[row.base + pivot] {
-                return V2Observation(day: row.day, base: pivot, quote: row.quote, rate: row.rate / bridge)
-            }
+            if row.base == pivot { return pivoted(row.quote, row.rate) }
+            if row.quote == pivot { return pivoted(row.base, 1.0 / row.rate) }
+            if let bridge = index[pivot + row.quote] { return pivoted(row.base, bridge / row.rate) }
+            if let bridge = index[pivot + row.base] { return pivoted(row.quote, row.rate * bridge) }
+            if let bridge = index[row.base + pivot] { return pivoted(row.quote, row.rate / bridge) }
             return nil
         }
     }
 
-    /// Frankfurter's `WeightedAverage` with one provider: one row per quote, by quote, weighted by recency
-    /// (which, alone, leaves the rate as it was but for the rounding of `rate × w / w`).
-    func weightedAverage(_ rows: [V2Observation]) -> [V2Blended] {
-        guard let newest = rows.map(\.day).max() else { return [] }
-        let reference = min(newest, today)
-        var byQuote: [String: [V2Observation]] = [:]
-        for row in rows { byQuote[row.quote, default: []].append(row) }
-        return byQuote.keys.sorted().map { quote in
-            let group = byQuote[quote]!
-            let weighted = group.map { ($0, Self.weight(daysOld: reference - $0.day)) }
-            let total = weighted.reduce(0.0) { $0 + $1.1 }
-            let rate = weighted.reduce(0.0) { $0 + $1.0.rate * $1.1 } / total
-            let latest = group.max { $0.day < $1.day }!
-            let contribution = V2Contribution(key: provider, day: latest.day, rate: latest.rate, excluded: false)
-            return V2Blended(day: latest.day, base: latest.base, quote: quote, rate: rate, providers: [contribution])
+    private func reconcile(_ rows: [V2Observation]) -> [V2Observation] {
+        var order: [String] = []
+        var groups: [String: [V2Observation]] = [:]
+        for row in rows {
+            let key = "\(row.day)/" + row.quote
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(row)
         }
+        return order.map { key in
+            let group = groups[key]!
+            guard group.count > 1, let first = group.first else { return group[0] }
+            let mean = RubySum.of(group.map(\.rate)) / Double(group.count)
+            return V2Observation(provider: first.provider, day: first.day, base: first.base, quote: first.quote, rate: mean)
+        }
+    }
+
+    /// Frankfurter's `WeightedAverage`: per quote, in order of quote, the contributors not excluded
+    /// weighted by recency; dated by the newest contributor; every provider's newest row listed.
+    func weightedAverage(_ rows: [(row: V2Observation, excluded: Bool)]) -> [V2Blended] {
+        guard let newest = rows.map(\.row.day).max() else { return [] }
+        let reference = min(newest, today)
+        var byQuote: [String: [(row: V2Observation, excluded: Bool)]] = [:]
+        for entry in rows { byQuote[entry.row.quote, default: []].append(entry) }
+        return byQuote.keys.sorted().compactMap { quote in
+            let group = byQuote[quote]!
+            let contributors = group.filter { !$0.excluded }.map(\.row)
+            guard let latest = Self.firstNewest(contributors) else { return nil }
+            let weights = contributors.map { Self.weight(daysOld: reference - $0.day) }
+            let total = RubySum.of(weights)
+            let rate = RubySum.of(zip(contributors, weights).map { $0.rate * $1 }) / total
+            return V2Blended(
+                day: latest.day, base: latest.base, quote: quote, rate: rate, providers: Self.contributions(group))
+        }
+    }
+
+    /// Each provider's newest row of a quote (in order of key), excluded when the consensus excluded it.
+    private static func contributions(_ group: [(row: V2Observation, excluded: Bool)]) -> [V2Contribution] {
+        var newest: [String: (row: V2Observation, excluded: Bool)] = [:]
+        for entry in group where newest[entry.row.provider].map({ entry.row.day > $0.row.day }) ?? true {
+            newest[entry.row.provider] = entry
+        }
+        return newest.keys.sorted().map { key in
+            let entry = newest[key]!
+            return V2Contribution(key: key, day: entry.row.day, rate: entry.row.rate, excluded: entry.excluded)
+        }
+    }
+
+    /// Ruby's `max_by` on the day: the first of the newest.
+    private static func firstNewest(_ rows: [V2Observation]) -> V2Observation? {
+        var found: V2Observation?
+        for row in rows where found.map({ row.day > $0.day }) ?? true { found = row }
+        return found
     }
 
     static func weight(daysOld: Int) -> Double {

@@ -63,9 +63,8 @@ public struct V2RatesPlan: Sendable {
     }
 
     /// The pieces the answer is walked in: the day itself, or Frankfurter's chunks of a range (three
-    /// months for days, 21 for weeks, 84 for months). Empty when a provider filter leaves out the one provider.
+    /// months for days, 21 for weeks, 84 for months).
     public var chunks: [ClosedRange<Int>] {
-        if let providers, !providers.contains(provider) { return [] }
         switch scope {
         case .day(let day):
             return [day...day]
@@ -105,17 +104,22 @@ public struct V2RatesPlan: Sendable {
 
     /// The rows of one of `chunks`, in order.
     public func each(_ chunk: ClosedRange<Int>, _ source: V2Sources, walk: inout Walk, _ body: (V2Record) -> Void) {
-        let days: any V2RowSource = isPlain ? source.blended : source.raw
+        let days: any V2RowSource = isPlain ? source.blended : filter(source.raw) ?? source.raw
         switch scope {
         case .day(let day):
             for record in batch(days.carriedForward(to: day), blended: isPlain) { body(record) }
         case .range:
             if let group {
-                eachBucket(source.rollup(group), chunk, body)
+                eachBucket(source.rollup(group), chunk, filter: filter(source.raw), body)
             } else {
                 eachDay(days, chunk, &walk, body)
             }
         }
+    }
+
+    /// The named providers' rows of `raw` (nil without `providers=`).
+    private func filter(_ raw: any V2RowSource) -> V2ProviderFilter? {
+        providers.map { V2ProviderFilter(source: raw, keys: Set($0), fallback: provider) }
     }
 
     /// One snapshot's rows: provider rows blended here, or rows of the materialized blend, only derived.
@@ -153,10 +157,13 @@ public struct V2RatesPlan: Sendable {
 
     /// The buckets of the chunk, each blended on its own, from the bucket on or before its start, as
     /// Frankfurter's `between` does (which repeats a bucket at a chunk's seam); nothing after today.
-    private func eachBucket(_ rollup: V2Rollup, _ chunk: ClosedRange<Int>, _ body: (V2Record) -> Void) {
+    private func eachBucket(
+        _ rollup: V2Rollup, _ chunk: ClosedRange<Int>, filter: V2ProviderFilter?, _ body: (V2Record) -> Void
+    ) {
         guard chunk.lowerBound <= today else { return }
         for index in rollup.indices(from: chunk.lowerBound, through: chunk.upperBound) {
-            for record in batch(rollup.rows(at: index)) { body(record) }
+            let rows = rollup.rows(at: index)
+            for record in batch(filter.map { rows.filter($0.accepts) } ?? rows) { body(record) }
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Frankfurter's `weekly_rates` or `monthly_rates`: per bucket, the mean of each (base, quote)'s
+/// Frankfurter's `weekly_rates` or `monthly_rates`: per bucket, the mean of each (provider, base, quote)'s
 /// stored rates, dated by the bucket (`V2Dates.weekBucket`, `monthBucket`), ascending by bucket.
 public struct V2Rollup: Sendable {
     public let buckets: [Int]
@@ -7,18 +7,21 @@ public struct V2Rollup: Sendable {
     public init(_ source: some V2RowSource, group: V2RatesPlan.Group) {
         let weekly = group == .week
         func bucketOf(_ day: Int) -> Int { weekly ? V2Dates.weekBucket(day) : V2Dates.monthBucket(day) }
-        var sums: [Int: [String: (base: String, quote: String, sum: Double, count: Int)]] = [:]
+        // SQLite's `avg` (3.43 and later) sums with Kahan-Babuska-Neumaier, as Ruby's `Array#sum` does.
+        var sums: [Int: [String: (row: V2Observation, sum: RubySum.Running, count: Int)]] = [:]
         var order: [Int: [String]] = [:]
         for index in 0..<source.count {
             let bucket = bucketOf(source.day(at: index))
             for row in source.rows(at: index) {
-                let key = row.base + "/" + row.quote
+                let key = row.provider + "/" + row.base + "/" + row.quote
                 if var entry = sums[bucket]?[key] {
-                    entry.sum += row.rate
+                    entry.sum.add(row.rate)
                     entry.count += 1
                     sums[bucket]![key] = entry
                 } else {
-                    sums[bucket, default: [:]][key] = (row.base, row.quote, row.rate, 1)
+                    var sum = RubySum.Running()
+                    sum.add(row.rate)
+                    sums[bucket, default: [:]][key] = (row, sum, 1)
                     order[bucket, default: []].append(key)
                 }
             }
@@ -27,7 +30,9 @@ public struct V2Rollup: Sendable {
         rows = buckets.map { bucket in
             order[bucket]!.map { key in
                 let entry = sums[bucket]![key]!
-                return V2Observation(day: bucket, base: entry.base, quote: entry.quote, rate: entry.sum / Double(entry.count))
+                return V2Observation(
+                    provider: entry.row.provider, day: bucket, base: entry.row.base, quote: entry.row.quote,
+                    rate: entry.sum.total / Double(entry.count))
             }
         }
     }

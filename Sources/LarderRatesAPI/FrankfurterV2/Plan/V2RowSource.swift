@@ -19,17 +19,26 @@ extension V2RowSource {
         return low == 0 ? nil : low - 1
     }
 
-    /// Frankfurter's `CarryForward`: each (base, quote)'s newest row on or before `day` and at most
-    /// `lookback` days older.
+    /// Frankfurter's `CarryForward`: each (provider, base, quote)'s newest row on or before `day` and at
+    /// most `lookback` days older, in the order the keys first appear walking the days up (as its
+    /// date-ordered read of the rows meets them: the order the blend then sums in).
     public func carriedForward(to day: Int, lookback: Int = V2Dates.lookbackDays) -> [V2Observation] {
-        guard var index = index(onOrBefore: day) else { return [] }
-        var seen = Set<String>()
+        guard let last = index(onOrBefore: day) else { return [] }
+        var first = last
+        while first > 0, self.day(at: first - 1) >= day - lookback { first -= 1 }
+        guard self.day(at: first) >= day - lookback else { return [] }
+        var position: [String: Int] = [:]
         var rows: [V2Observation] = []
-        while index >= 0, self.day(at: index) >= day - lookback {
-            for row in self.rows(at: index) where seen.insert(row.base + "/" + row.quote).inserted {
-                rows.append(row)
+        for index in first...last {
+            for row in self.rows(at: index) {
+                let key = row.provider + "/" + row.base + "/" + row.quote
+                if let at = position[key] {
+                    if row.day > rows[at].day { rows[at] = row }
+                } else {
+                    position[key] = rows.count
+                    rows.append(row)
+                }
             }
-            index -= 1
         }
         return rows
     }
