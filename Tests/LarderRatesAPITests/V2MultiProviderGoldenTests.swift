@@ -101,6 +101,47 @@ struct V2MultiProviderGoldenTests {
         }
     }
 
+    /// What a metadata route answers for `path`, the mirror's providers described as the upstream described them.
+    static func metadata(_ path: String, catalog: V2MirrorCatalog) -> (Int, [UInt8]) {
+        let components = URLComponents(string: path)!
+        let query = components.queryItems ?? []
+        func last(_ name: String) -> String? { query.last { $0.name == name }?.value }
+        let segments = components.path.split(separator: "/").map(String.init)
+        if segments == ["v2", "providers"] { return (200, catalog.providers(today: today)) }
+        if segments.count >= 2, segments[1] == "currencies" {
+            return (200, catalog.currencies(scope: last("scope"), providers: last("providers"), today: today))
+        }
+        if segments.count >= 3, segments[1] == "currency", let body = catalog.currency(segments[2].uppercased()) {
+            return (200, body)
+        }
+        return (404, V2Error.notFound.body)
+    }
+
+    @Test func theMetadataRoutesAnswerAsFrankfurterDid() throws {
+        let entries = try JSONDecoder().decode([Entry].self, from: Data(contentsOf: Self.golden.appending(path: "manifest.json")))
+            .filter { entry in ["/v2/providers", "/v2/currencies", "/v2/currency/"].contains { (prefix: String) in entry.path.hasPrefix(prefix) } }
+        let described = try entries.first { $0.path == "/v2/providers" }.map {
+            try JSONDecoder().decode([V2ProviderInfo].self, from: Data(contentsOf: Self.golden.appending(path: $0.body_file)))
+        } ?? []
+        let catalog = V2MirrorCatalog(coverage: ProviderCoverage(try SampleRows()), providers: described)
+        var differences: [String] = []
+        for entry in entries {
+            let (status, ours) = Self.metadata(entry.path, catalog: catalog)
+            // The one name the capture's money gem (Debian's 7.1.1) words otherwise than Frankfurter's own
+            // 7.0.2, whose table Larder carries (shared/reference/frankfurter/currency_iso.json).
+            let body = Array(String(decoding: ours, as: UTF8.self).replacingOccurrences(
+                of: "Netherlands Antillean Gulden", with: "Netherlands Antillean Guilder").utf8)
+            let expected = try Data(contentsOf: Self.golden.appending(path: entry.body_file))
+            if status != entry.status || !Self.equal(body, expected, format: true) {
+                differences.append("\(entry.path): \(status) vs \(entry.status); \(String(decoding: body.prefix(300), as: UTF8.self))")
+            }
+        }
+        print("v2 multi-provider metadata: \(entries.count - differences.count)/\(entries.count) equal")
+        for difference in differences { print("  ≠ " + difference) }
+        #expect(entries.count >= 10)
+        #expect(differences.isEmpty, "\(differences.count) of \(entries.count) answers differ from Frankfurter's")
+    }
+
     @Test func everyRatesQueryBlendsAsFrankfurterDid() throws {
         let entries = try JSONDecoder().decode([Entry].self, from: Data(contentsOf: Self.golden.appending(path: "manifest.json")))
             .filter { $0.path.hasPrefix("/v2/rates") }

@@ -12,6 +12,11 @@ struct CurrencyCoverage: Sendable {
 
     private(set) var spans: [String: Span] = [:]
 
+    /// Spans already read (a mirror's, from `ProviderCoverage`).
+    init(spans: [String: Span]) {
+        self.spans = spans
+    }
+
     init(_ history: RatesHistory) {
         for index in 0..<history.count {
             let day = history.days[index]

@@ -1,11 +1,18 @@
 import LarderFormats
 import LarderRates
 
+/// What Frankfurter v2's metadata routes answer from: a one-provider feed's catalog or a mirror's.
+protocol V2Metadata: Sendable {
+    func currencies(scope: String?, providers: String?, today: RateDate) -> [UInt8]
+    func currency(_ code: String) -> [UInt8]?
+    func providers(today: RateDate) -> [UInt8]
+}
+
 /// Frankfurter v2's metadata answers over the stored history — `/v2/currencies`,
 /// `/v2/currency/{code}`, `/v2/providers` — as its source renders them: a currency's days are the
 /// first and last stored day quoting it; a pegged currency (`CurrencyPeg`) is listed with its
 /// anchor's days; names, numeric codes and symbols come from the currency table.
-struct V2Catalog: Sendable {
+struct V2Catalog: V2Metadata {
     /// A listed currency: its days, and its peg when it has one.
     struct Entry: Sendable, Equatable {
         let code: String
@@ -51,6 +58,11 @@ struct V2Catalog: Sendable {
 
     /// `/v2/currency/{code}`: nil when the code is neither stored nor pegged to a stored one.
     func currency(_ code: String) -> [UInt8]? {
+        currency(code, providers: provider.map { coverage.spans[code] != nil ? [$0.key] : [] } ?? [])
+    }
+
+    /// `/v2/currency/{code}` listing `providers` as the ones quoting it.
+    func currency(_ code: String, providers: [String]) -> [UInt8]? {
         let peg = CurrencyPeg.of(code)
         var entry: Entry
         if let span = coverage.spans[code] {
@@ -67,7 +79,10 @@ struct V2Catalog: Sendable {
         writer.raw(",")
         writer.key("providers")
         writer.raw("[")
-        if let provider, coverage.spans[code] != nil { writer.string(provider.key) }
+        for (index, key) in providers.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.string(key)
+        }
         writer.raw("]")
         if let peg {
             writer.raw(",")
@@ -165,7 +180,7 @@ struct V2Catalog: Sendable {
     }
 
     /// `iso_code`, `iso_numeric`, `name`, `symbol`, `start_date`, `end_date`: a name the table lacks is the code.
-    private static func writeFields(_ entry: Entry, into writer: inout JSONWriter) {
+    static func writeFields(_ entry: Entry, into writer: inout JSONWriter) {
         let known = ISOCurrency.known(entry.code)
         member("iso_code", entry.code, &writer, first: true)
         member("iso_numeric", known?.numericCode, &writer)
@@ -175,7 +190,7 @@ struct V2Catalog: Sendable {
         member("end_date", entry.span.last.description, &writer)
     }
 
-    private static func member(_ name: String, _ value: String?, _ writer: inout JSONWriter, first: Bool = false) {
+    static func member(_ name: String, _ value: String?, _ writer: inout JSONWriter, first: Bool = false) {
         if !first { writer.raw(",") }
         writer.key(name)
         if let value { writer.string(value) } else { writer.raw("null") }

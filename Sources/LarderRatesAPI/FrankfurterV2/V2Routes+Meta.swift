@@ -41,15 +41,16 @@ extension V2Routes {
     /// What `render` answers for the newest snapshot and the serving day (kept per snapshot, day and query),
     /// Frankfurter's 404 when it answers nothing, its 406 for a path ending in `.csv`.
     private func catalogAnswer(
-        _ request: Request, _ name: String, _ render: @escaping @Sendable (V2Catalog, RateDate) -> [UInt8]?
+        _ request: Request, _ name: String, _ render: @escaping @Sendable (any V2Metadata, RateDate) -> [UInt8]?
     ) -> Handler.Answer {
         if request.segments.last?.hasSuffix(".csv") == true { return .now(V2Error.notAcceptable.response) }
         return serving.answer { snapshot, state in
             let day = ServingDay(state)
             let key = "v2\u{3}\(name)\u{3}\(day.key)\u{3}" + RatesSnapshot.queryKey(request.query)
             if let prepared = snapshot.answers.answer(key) { return prepared.response(for: request, state: state) }
-            let catalog = V2Catalog(
-                coverage: coverage.coverage(of: snapshot), provider: cache.provider, base: snapshot.set.base)
+            let catalog: any V2Metadata = snapshot.v2.providers.isEmpty
+                ? V2Catalog(coverage: coverage.coverage(of: snapshot), provider: cache.provider, base: snapshot.set.base)
+                : V2MirrorCatalog(coverage: snapshot.v2.coverage, providers: snapshot.v2.providers)
             guard let bytes = render(catalog, day.today) else { return V2Error.notFound.response }
             let prepared = snapshot.answers.keep(key, PreparedAnswer(Representation(
                 bytes: bytes, contentType: "application/json; charset=utf-8", lastModified: snapshot.storedAt)))

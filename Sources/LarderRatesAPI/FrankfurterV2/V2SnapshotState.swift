@@ -14,6 +14,7 @@ final class V2SnapshotState: Sendable {
     /// A mirror's providers, as its upstream describes them; empty for a one-provider feed.
     let providers: [V2ProviderInfo]
     private let rollups: Rollups
+    private let readCoverage = Mutex<ProviderCoverage?>(nil)
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
 
     /// A one-provider feed's history; its rows name no provider, the queries name them `provider`.
@@ -50,6 +51,14 @@ final class V2SnapshotState: Sendable {
         "BCH", "BTC", "CNH", "GBX", "GGP", "IMP", "JEP", "USDC", "XFU",
         "EEK", "GHS", "HRK", "JPY", "LTL", "LVL", "MRO", "MTL", "TMM", "VEF", "ZWD", "ZWL", "ZWN", "ZWR",
     ]
+
+    /// A mirror's coverage of its providers' currencies, read from the rows on first use.
+    var coverage: ProviderCoverage {
+        if let read = readCoverage.withLock({ $0 }) { return read }
+        let read = ProviderCoverage(rows)
+        readCoverage.withLock { $0 = read }
+        return read
+    }
 
     /// The default `/v2/rates` answer of `today`, kept until the next day or the next snapshot.
     func latest(today: Int, _ make: () -> PreparedAnswer) -> PreparedAnswer {
