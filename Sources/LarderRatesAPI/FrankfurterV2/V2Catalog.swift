@@ -38,18 +38,28 @@ struct V2Catalog: V2Metadata {
             let keys = Self.providerKeys(providers)
             entries = provider.map { keys.contains($0.key) } == true
                 ? coverage.codes.map { Entry(code: $0, span: coverage.spans[$0]!, peg: nil) } : []
-        } else if scope == "all" {
-            entries = Self.withPegs(coverage.spans)
         } else {
-            let cutoff = today.adding(days: -Self.activeDays) ?? .firstDay
-            entries = Self.withPegs(coverage.spans.filter { $0.value.last >= cutoff })
+            entries = Self.listed(coverage.spans, scope: scope, today: today)
         }
+        return Self.list(entries)
+    }
+
+    /// The currencies `/v2/currencies` lists without `providers=`: active ones (with the pegged ones),
+    /// or all with `scope=all`.
+    static func listed(_ spans: [String: CurrencyCoverage.Span], scope: String?, today: RateDate) -> [Entry] {
+        if scope == "all" { return withPegs(spans) }
+        let cutoff = today.adding(days: -activeDays) ?? .firstDay
+        return withPegs(spans.filter { $0.value.last >= cutoff })
+    }
+
+    /// A JSON array of the entries' fields.
+    static func list(_ entries: [Entry]) -> [UInt8] {
         var writer = JSONWriter(capacity: 160 * entries.count + 2)
         writer.raw("[")
         for (index, entry) in entries.enumerated() {
             if index > 0 { writer.raw(",") }
             writer.raw("{")
-            Self.writeFields(entry, into: &writer)
+            writeFields(entry, into: &writer)
             writer.raw("}")
         }
         writer.raw("]")

@@ -10,27 +10,10 @@ struct V2MirrorCatalog: V2Metadata {
     /// `/v2/currencies`: active ones by default, all with `scope=all` (both with the pegged ones), or
     /// the named providers' currencies (no pegged one, in the currency table's order).
     func currencies(scope: String?, providers names: String?, today: RateDate) -> [UInt8] {
-        let entries: [V2Catalog.Entry]
-        if let names {
-            entries = coverage.currencies(of: Set(V2Catalog.providerKeys(names))).map {
-                V2Catalog.Entry(code: $0, span: coverage.spans[$0]!, peg: nil)
-            }
-        } else if scope == "all" {
-            entries = V2Catalog.withPegs(coverage.spans)
-        } else {
-            let cutoff = today.adding(days: -V2Catalog.activeDays) ?? .firstDay
-            entries = V2Catalog.withPegs(coverage.spans.filter { $0.value.last >= cutoff })
-        }
-        var writer = JSONWriter(capacity: 160 * entries.count + 2)
-        writer.raw("[")
-        for (index, entry) in entries.enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.raw("{")
-            V2Catalog.writeFields(entry, into: &writer)
-            writer.raw("}")
-        }
-        writer.raw("]")
-        return writer.bytes
+        guard let names else { return V2Catalog.list(V2Catalog.listed(coverage.spans, scope: scope, today: today)) }
+        return V2Catalog.list(coverage.currencies(of: Set(V2Catalog.providerKeys(names))).map {
+            V2Catalog.Entry(code: $0, span: coverage.spans[$0]!, peg: nil)
+        })
     }
 
     /// `/v2/currency/{code}`, with the providers quoting it; nil when neither stored nor pegged to a stored one.
