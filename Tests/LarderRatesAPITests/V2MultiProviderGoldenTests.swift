@@ -142,6 +142,24 @@ struct V2MultiProviderGoldenTests {
         #expect(differences.isEmpty, "\(differences.count) of \(entries.count) answers differ from Frankfurter's")
     }
 
+    /// What the sample does not hold: Ruby's compensated sum (ten 0.1s are 1.0, not 0.9999999999999999),
+    /// and `reconcile` (two routes of one provider to one quote on one day become their mean).
+    @Test func sumsAreCompensatedAndAProvidersTwoRoutesAreReconciled() {
+        #expect(RubySum.of(Array(repeating: 0.1, count: 10)) == 1.0)
+        #expect(Array(repeating: 0.1, count: 10).reduce(0, +) != 1.0)
+        let day = RateDate("2026-11-20")!.dayNumber
+        let rows = [
+            V2Observation(provider: "X", day: day, base: "USD", quote: "EUR", rate: 0.8),
+            V2Observation(provider: "X", day: day, base: "GBP", quote: "EUR", rate: 1.2),
+            V2Observation(provider: "X", day: day, base: "USD", quote: "GBP", rate: 0.7),
+        ]
+        let rebased = V2Blender(provider: "", today: day).rebased(rows)
+        // GBP per USD directly (0.7), and through EUR (0.8 / 1.2, Frankfurter's first bridge): one row at the mean.
+        #expect(rebased.filter { $0.quote == "GBP" }.map(\.rate) == [(0.8 / 1.2 + 0.7) / 2])
+        #expect(rebased.filter { $0.quote == "EUR" }.map(\.rate) == [0.8])
+        #expect(rebased.count == 2)
+    }
+
     @Test func everyRatesQueryBlendsAsFrankfurterDid() throws {
         let entries = try JSONDecoder().decode([Entry].self, from: Data(contentsOf: Self.golden.appending(path: "manifest.json")))
             .filter { $0.path.hasPrefix("/v2/rates") }
