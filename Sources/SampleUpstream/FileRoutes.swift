@@ -34,7 +34,7 @@ struct FileRoutes {
             return bomb(fault, mebibytes: mebibytes)
         }
         if let fault, fault.status != nil || fault.body != nil {
-            return injected(fault)
+            return Self.injected(fault)
         }
         guard let file = files[path] else {
             return HTTPError.notFound("no file /\(path)").response
@@ -56,7 +56,7 @@ struct FileRoutes {
         return Response(headers: headers, body: .bytes(file.bytes))
     }
 
-    private func injected(_ fault: Fault) -> Response {
+    static func injected(_ fault: Fault) -> Response {
         let status = HTTPStatus(fault.status ?? 200)
         let body = fault.body ?? "{\"error\":\"injected fault \(status.rawValue)\"}"
         let type = fault.contentType ?? (fault.body == nil ? "application/json" : "application/octet-stream")
