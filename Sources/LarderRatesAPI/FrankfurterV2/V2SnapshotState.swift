@@ -6,7 +6,9 @@ import Synchronization
 /// What Frankfurter v2's routes derive from one snapshot, once, on first use: the rows, the codes a
 /// query may name, the week and month rollups, and the default answer of each day.
 final class V2SnapshotState: Sendable {
-    let rows: V2HistoryRows
+    let rows: any V2RowSource
+    /// The providers the rows come from (stub of part 2's contract).
+    let providers: [V2ProviderInfo]
     /// The rows, the materialized blend over them and the rollups, as a query reads them.
     let sources: V2Sources
     /// When any stored day last changed (what a streamed answer's validators come from).
@@ -14,14 +16,21 @@ final class V2SnapshotState: Sendable {
     private let rollups: Rollups
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
 
-    init(_ history: RatesHistory, provider: String) {
-        let rows = V2HistoryRows(history)
+    convenience init(_ history: RatesHistory, provider: String) {
+        self.init(
+            rows: V2HistoryRows(history), providers: [V2ProviderInfo(key: provider, currencies: [])],
+            lastModified: history.days.map(\.storedAt).max() ?? .distantPast)
+    }
+
+    /// Several providers' rows (stub of part 2's contract: blended as one provider's until part 2 lands).
+    init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date) {
         let rollups = Rollups(rows)
         self.rows = rows
+        self.providers = providers
         self.rollups = rollups
         sources = V2Sources(
-            raw: rows, blended: V2BlendedDays(rows, provider: provider), rollup: { rollups.rollup($0) })
-        lastModified = history.days.map(\.storedAt).max() ?? .distantPast
+            raw: rows, blended: V2BlendedDays(rows, provider: providers.first?.key ?? "ECB"), rollup: { rollups.rollup($0) })
+        self.lastModified = lastModified
     }
 
     /// True for a code Frankfurter's currency lookup (the money gem's `Money::Currency.find`) knows: ISO 4217
@@ -47,10 +56,10 @@ final class V2SnapshotState: Sendable {
 
     /// The week and month rollups, each built on first use.
     final class Rollups: Sendable {
-        private let rows: V2HistoryRows
+        private let rows: any V2RowSource
         private let built = Mutex<[V2RatesPlan.Group: V2Rollup]>([:])
 
-        init(_ rows: V2HistoryRows) {
+        init(_ rows: any V2RowSource) {
             self.rows = rows
         }
 
