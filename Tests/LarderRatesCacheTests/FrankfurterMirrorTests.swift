@@ -57,7 +57,7 @@ struct FrankfurterMirrorTests {
     /// Waits until `/status` says the mirror holds every row of the sample.
     private func mirrored(_ larder: TestLarder, rows: Int = 4463) async throws -> Bool {
         let done = try await eventually(timeout: .seconds(20), every: .milliseconds(100)) {
-            try await larder.get("/status").text.contains("8 provider(s), \(rows) row(s) mirrored")
+            try await larder.get("/status").text.contains("8/8 provider(s) synced, \(rows) row(s) mirrored")
         }
         if !done { print(try await larder.get("/status").text) }
         return done

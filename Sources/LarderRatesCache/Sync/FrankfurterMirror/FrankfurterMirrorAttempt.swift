@@ -68,12 +68,13 @@ struct FrankfurterMirrorAttempt: Sendable {
         let days = Dictionary(written.map { ($0.date, $0) }) { $0.rates.count >= $1.rates.count ? $0 : $1 }
             .values.sorted { $0.date < $1.date }
         let rows = try await sync.store.frankfurterRowCount()
-        let served = "\(providers.count) provider(s), \(rows) row(s) mirrored, \(added) new"
+        let complete = try await sync.store.frankfurterFinishedWindows().values.filter { $0.contains(FrankfurterMirrorPlan.complete) }.count
+        let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
         let date = days.last?.date ?? newest[Self.pivot.provider]
         return RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
-            written: days, format: .frankfurter, served: served)
+            written: days, format: .frankfurter, served: served, mirrored: true)
     }
 
     /// One query: fetched (waiting out 429 and 503 as `Retry-After` says), read, bounded, committed.
