@@ -31,23 +31,10 @@ struct FrankfurterRoutes {
 
     func register(on router: inout Router) {
         for path in ["/v2/providers", "/v2/currencies", "/v2/rates"] {
-            router.add(.get, path, .adaptive { request in
-                log.received(path: path)
-                let fault = faults.take(for: path)
-                guard let delay = fault?.delayMs, delay > 0 else {
-                    return .now(logged(answer(request, path: path, fault: fault), path: path))
-                }
-                return .later { request in
-                    try? await Task.sleep(for: .milliseconds(delay))
-                    return logged(answer(request, path: path, fault: fault), path: path)
-                }
+            router.add(.get, path, FaultedHandler.make(faults: faults, log: log, path: { _ in path }) { request, fault in
+                answer(request, path: path, fault: fault)
             })
         }
-    }
-
-    private func logged(_ response: Response, path: String) -> Response {
-        log.record(path: path, status: response.status.rawValue)
-        return response
     }
 
     private func answer(_ request: Request, path: String, fault: Fault?) -> Response {

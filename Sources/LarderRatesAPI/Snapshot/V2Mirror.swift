@@ -1,5 +1,4 @@
 public import Foundation
-public import LarderRates
 
 /// A Frankfurter v2 mirror as v2 serves it: every provider's rows, ascending by day, and the
 /// providers as the upstream's `/v2/providers` listed them.
@@ -18,45 +17,25 @@ public struct V2Mirror: Sendable {
 
 /// Mirrored rows of many providers, grouped by day for v2's queries.
 public final class V2MirrorRows: V2RowSource {
-    /// One mirrored row: the rate's published text, read as Frankfurter reads it (a double).
-    public struct Row: Sendable {
-        public var provider: String
-        public var date: RateDate
-        public var base: String
-        public var quote: String
-        public var rate: String
-
-        public init(provider: String, date: RateDate, base: String, quote: String, rate: String) {
-            self.provider = provider
-            self.date = date
-            self.base = base
-            self.quote = quote
-            self.rate = rate
-        }
-    }
-
     private let days: [Int]
     private let byDay: [[V2Observation]]
     /// How many rows there are.
     public let rowCount: Int
 
-    public init(_ rows: [Row]) {
+    /// `rows` in any order.
+    public init(_ rows: [V2Observation]) {
         var days: [Int] = []
         var byDay: [[V2Observation]] = []
-        var count = 0
-        for row in rows.sorted(by: { $0.date < $1.date }) {
-            guard let rate = Double(row.rate) else { continue }
-            let day = row.date.dayNumber
-            if days.last != day {
-                days.append(day)
+        for row in rows.sorted(by: { $0.day < $1.day }) {
+            if days.last != row.day {
+                days.append(row.day)
                 byDay.append([])
             }
-            byDay[byDay.count - 1].append(V2Observation(provider: row.provider, day: day, base: row.base, quote: row.quote, rate: rate))
-            count += 1
+            byDay[byDay.count - 1].append(row)
         }
         self.days = days
         self.byDay = byDay
-        rowCount = count
+        rowCount = rows.count
     }
 
     public var count: Int { days.count }

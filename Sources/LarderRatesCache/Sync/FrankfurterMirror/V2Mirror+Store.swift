@@ -11,7 +11,7 @@ extension V2Mirror {
     static func load(_ store: Store, notAfter: RateDate, lastModified: Date, logger: Logger) throws(StoreError) -> V2Mirror? {
         let records = try store.frankfurterRows()
         guard !records.isEmpty else { return nil }
-        var rows: [V2MirrorRows.Row] = []
+        var rows: [V2Observation] = []
         rows.reserveCapacity(records.count)
         var outside: [String] = []
         for record in records {
@@ -19,7 +19,9 @@ extension V2Mirror {
                 outside.append("\(record.provider) \(record.date)")
                 continue
             }
-            rows.append(V2MirrorRows.Row(provider: record.provider, date: date, base: record.base, quote: record.quote, rate: record.rate))
+            // Read as Frankfurter reads a stored rate: a double.
+            guard let rate = Double(record.rate) else { continue }
+            rows.append(V2Observation(provider: record.provider, day: date.dayNumber, base: record.base, quote: record.quote, rate: rate))
         }
         if !outside.isEmpty {
             logger.warning("rates: left out \(outside.count) mirrored row(s) after \(notAfter) (today, UTC, + 1 day): \(outside.prefix(5).joined(separator: ", ")); kept on disk, served once the bounds hold them")
