@@ -141,6 +141,7 @@ let package = Package(
                 "LarderConfig",
                 "LarderStore",
                 "LarderUpstream",
+                "LarderFormats",
                 "LarderFreshness",
                 "LarderServing",
                 .product(name: "Logging", package: "swift-log"),

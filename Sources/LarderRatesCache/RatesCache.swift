@@ -85,9 +85,12 @@ public final class RatesCache: Sendable {
         if let newest = history.days.last?.date.description { latest = try store.rateSets(dates: [newest])[newest] }
         // Reading every stored day peaks well above the ~3 MB the history keeps.
         if history.count >= 100 { MemoryTrim.releaseFreedMemory() }
-        let published = Published(latest.flatMap { RatesSnapshot($0, history: history) })
-        snapshot = published
         let item = try store.item(resource: RateSetRecord.resource, key: RatesSync.itemKey)
+        let mirror = try V2Mirror.load(
+            store, notAfter: RateBounds(format: format, now: today.now).latest, lastModified: item?.fetchedAt ?? clock.now,
+            logger: logger)
+        let published = Published(latest.flatMap { RatesSnapshot($0, history: history, mirror: mirror) })
+        snapshot = published
 
         let calendar: ECBSchedule?
         switch settings.schedule {
@@ -140,6 +143,15 @@ public final class RatesCache: Sendable {
                 let large = applied.written.count >= 100
                 applied.written = []
                 if large { MemoryTrim.releaseFreedMemory() }
+            }
+            if applied.mirrored {
+                // Every mirror refresh: the new rows, and stored ones the bounds now hold.
+                let notAfter = RateBounds(format: .frankfurter, now: today.now).latest
+                if let mirror = try? await store.blocking.run({ () throws(StoreError) -> V2Mirror? in
+                    try V2Mirror.load(store, notAfter: notAfter, lastModified: now, logger: logger)
+                }) {
+                    published.update { current in current.map { $0.with(mirror) } }
+                }
             }
             if let format = applied.format { publisher.read(format) }
             crossCheck?.refreshed(newest: published.current?.set.date, servedBy: applied.servedBy)
@@ -218,10 +230,17 @@ public final class RatesCache: Sendable {
 
 extension RatesSnapshot {
     /// The snapshot of a stored newest day and the history.
-    convenience init?(_ record: RateSetRecord, history: RatesHistory) {
+    convenience init?(_ record: RateSetRecord, history: RatesHistory, mirror: V2Mirror?) {
         guard let set = RateSet(record) else { return nil }
         // As the history holds it: never after the clock at start.
-        self.init(latest: set, storedAt: min(record.storedAt, history.days.last?.storedAt ?? record.storedAt), history: history)
+        self.init(
+            latest: set, storedAt: min(record.storedAt, history.days.last?.storedAt ?? record.storedAt), history: history,
+            mirror: mirror)
+    }
+
+    /// This snapshot with a Frankfurter v2 mirror's rows.
+    func with(_ mirror: V2Mirror) -> RatesSnapshot {
+        RatesSnapshot(latest: set, storedAt: storedAt, history: history, mirror: mirror)
     }
 
     /// The snapshot after a commit: the written days merged into the history (or replacing it whole).
@@ -235,7 +254,7 @@ extension RatesSnapshot {
         let set = written.first { $0.date == newest.date }
             ?? current.flatMap { $0.set.date == newest.date && !replacedAll ? $0.set : nil }
             ?? history.set(at: history.count - 1)
-        return set.map { RatesSnapshot(latest: $0, storedAt: newest.storedAt, history: history) }
+        return set.map { RatesSnapshot(latest: $0, storedAt: newest.storedAt, history: history, mirror: current?.mirror) }
     }
 }
 

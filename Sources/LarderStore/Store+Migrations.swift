@@ -102,6 +102,29 @@ extension Store {
             // The mirror reads its entries a page at a time in index order rather than all at once.
             try db.create(index: "document_entries_position", on: "document_entries", columns: ["position"])
         }
+        migrator.registerMigration("v6: a Frankfurter v2 mirror") { db in
+            // Rows as Frankfurter keeps them: one per provider, day and pair, the published digits as text.
+            try db.create(table: "frankfurter_rows", options: .withoutRowID) { t in
+                t.column("provider", .text).notNull()
+                t.column("date", .text).notNull()
+                t.column("base", .text).notNull()
+                t.column("quote", .text).notNull()
+                t.column("rate", .text).notNull()
+                t.primaryKey(["provider", "date", "base", "quote"])
+            }
+            // `/v2/providers` and `/v2/currencies?scope=all` as the upstream gave them.
+            try db.create(table: "frankfurter_catalog") { t in
+                t.primaryKey("name", .text)
+                t.column("json", .blob).notNull()
+            }
+            // The first sync's finished requests, so a restart continues where it stopped.
+            try db.create(table: "frankfurter_windows", options: .withoutRowID) { t in
+                t.column("provider", .text).notNull()
+                t.column("window", .text).notNull()
+                t.column("finished_at", .double).notNull()
+                t.primaryKey(["provider", "window"])
+            }
+        }
         return migrator
     }
 }

@@ -132,7 +132,7 @@ extension Store {
         try write { db in try Self.commitRates(sets, item: item, format: format, adopting: upstream, in: db) }
     }
 
-    private static func commitRates(
+    static func commitRates(
         _ sets: [RateSetRecord], item: ItemRecord, format: String?, adopting upstream: String?, in db: Database
     ) throws {
         if let upstream {

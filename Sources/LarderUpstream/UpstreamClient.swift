@@ -126,7 +126,10 @@ public final class UpstreamClient: UpstreamTransport {
             throw UpstreamError(.redirect, "redirect to a location that is not http or https: \(location)")
         default:
             let status = response.status
-            throw UpstreamError(.status, "upstream answered \(status.code) \(status.reasonPhrase)", status: Int(status.code))
+            var error = UpstreamError(.status, "upstream answered \(status.code) \(status.reasonPhrase)", status: Int(status.code))
+            // Delta-seconds only (RFC 9110 §10.2.3); an HTTP date is taken as no hint.
+            error.retryAfter = headers.first(name: "Retry-After").flatMap { Int($0.filter { $0 != " " }) }
+            throw error
         }
     }
 

@@ -94,6 +94,8 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// The HTTP status for `.status`.
     public let status: Int?
+    /// The `Retry-After` of a `.status` answer, in seconds, when it gave one.
+    public var retryAfter: Int?
 
     public init(_ kind: Kind, _ message: String, status: Int? = nil) {
         self.kind = kind

@@ -7,26 +7,10 @@ struct FileRoutes {
     let faults: FaultTable
     let log: RequestLog
 
-    /// Answered on the server's thread, never on Swift's cooperative pool, except for a delay: the
-    /// sample upstream must answer even while the pool is busy (tests run many suites in one process).
     func register(on router: inout Router) {
-        router.add(.get, "/*path", .adaptive { request in
-            let path = request.parameters["path"] ?? ""
-            log.received(path: "/" + path)
-            let fault = faults.take(for: "/" + path)
-            guard let delay = fault?.delayMs, delay > 0 else {
-                return .now(logged(answer(request, path: path, fault: fault), path: path))
-            }
-            return .later { request in
-                try? await Task.sleep(for: .milliseconds(delay))
-                return logged(answer(request, path: path, fault: fault), path: path)
-            }
+        router.add(.get, "/*path", FaultedHandler.make(faults: faults, log: log, path: { "/" + ($0.parameters["path"] ?? "") }) {
+            request, fault in answer(request, path: request.parameters["path"] ?? "", fault: fault)
         })
-    }
-
-    private func logged(_ response: Response, path: String) -> Response {
-        log.record(path: "/" + path, status: response.status.rawValue)
-        return response
     }
 
     private func answer(_ request: Request, path: String, fault: Fault?) -> Response {
@@ -34,7 +18,7 @@ struct FileRoutes {
             return bomb(fault, mebibytes: mebibytes)
         }
         if let fault, fault.status != nil || fault.body != nil {
-            return injected(fault)
+            return Self.injected(fault)
         }
         guard let file = files[path] else {
             return HTTPError.notFound("no file /\(path)").response
@@ -56,7 +40,7 @@ struct FileRoutes {
         return Response(headers: headers, body: .bytes(file.bytes))
     }
 
-    private func injected(_ fault: Fault) -> Response {
+    static func injected(_ fault: Fault) -> Response {
         let status = HTTPStatus(fault.status ?? 200)
         let body = fault.body ?? "{\"error\":\"injected fault \(status.rawValue)\"}"
         let type = fault.contentType ?? (fault.body == nil ? "application/json" : "application/octet-stream")

@@ -9,9 +9,11 @@ final class RequestLog: Sendable {
         var statuses: [String: Int] = [:]
         /// Requests received and not answered yet (held by a delay fault, say).
         var inFlight = 0
+        /// The most requests held at once since the last reset (how many a client keeps in flight).
+        var maxInFlight = 0
 
         enum CodingKeys: String, CodingKey {
-            case requests, statuses, inFlight = "in_flight"
+            case requests, statuses, inFlight = "in_flight", maxInFlight = "max_in_flight"
         }
     }
 
@@ -23,7 +25,11 @@ final class RequestLog: Sendable {
     private let snapshot = Mutex(Snapshot())
 
     func received(path: String) {
-        snapshot.withLock { $0.paths[path, default: PathCounts()].inFlight += 1 }
+        snapshot.withLock { snapshot in
+            snapshot.paths[path, default: PathCounts()].inFlight += 1
+            let counts = snapshot.paths[path]!
+            snapshot.paths[path]!.maxInFlight = max(counts.maxInFlight, counts.inFlight)
+        }
     }
 
     func record(path: String, status: Int) {

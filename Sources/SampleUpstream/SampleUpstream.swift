@@ -1,6 +1,7 @@
 public import Foundation
 public import LarderHTTP
 public import Logging
+import LarderRates
 
 /// A small HTTP upstream of Larder's own: serves a folder with validators and misbehaves on request.
 public final class SampleUpstream: Sendable {
@@ -19,6 +20,9 @@ public final class SampleUpstream: Sendable {
         ControlRoutes(files: files, faults: faults, log: log, clock: { Int(Date().timeIntervalSince1970) })
             .register(on: &router)
         SDMXRoutes(series: SDMXSeries(files: files), log: log).register(on: &router)
+        FrankfurterRoutes(
+            set: FrankfurterSet(files: files), faults: faults, log: log, today: { RateDate(containing: Date()) }
+        ).register(on: &router)
         FileRoutes(files: files, faults: faults, log: log).register(on: &router)
         var configuration = configuration
         configuration.maxBodyBytes = max(configuration.maxBodyBytes, 128 * 1024 * 1024)

@@ -26,11 +26,16 @@ public final class RatesSnapshot: Sendable {
     /// this one without keeping this one (and its answers) alive.
     public let generation = snapshotGenerations.add(1, ordering: .relaxed).newValue
 
-    public init(latest set: RateSet, storedAt: Date, history: RatesHistory) {
+    /// A Frankfurter v2 mirror's rows, which v2 answers from when present (else the history, as the ECB's).
+    public let mirror: V2Mirror?
+
+    public init(latest set: RateSet, storedAt: Date, history: RatesHistory, mirror: V2Mirror? = nil) {
         self.set = set
         self.storedAt = storedAt
         self.history = history
-        v2 = V2SnapshotState(history, provider: "ECB")
+        self.mirror = mirror
+        v2 = mirror.map { V2SnapshotState(rows: $0.rows, providers: $0.providers, lastModified: $0.lastModified) }
+            ?? V2SnapshotState(history, provider: "ECB")
         latest = PreparedAnswer(Representation(bytes: RatesJSON.rates(for: set), lastModified: storedAt))
         currencies = PreparedAnswer(Representation(bytes: RatesJSON.currencies(for: set), lastModified: storedAt))
     }

@@ -24,6 +24,8 @@ struct RatesSync: Sendable {
         var served: String?
         /// The index in the list of the upstream that delivered (the cross-check asks the others).
         var servedBy = 0
+        /// A Frankfurter v2 mirror refreshed: its rows are read again for v2.
+        var mirrored = false
     }
 
     let upstreams: RatesUpstreams

@@ -21,6 +21,10 @@ struct RatesUpstreamAttempt: Sendable {
     /// The store's reads and writes go through its async API, and the parse runs on the `BlockingPool`:
     /// a commit waits for the disk, and the cooperative pool's few threads must stay free to answer requests.
     func run(_ now: Date) async throws -> RatesSync.Applied {
+        if upstream.format == .frankfurter, FrankfurterMirrorPlan.isRoot(upstream.url) {
+            let root = upstream.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? upstream.url
+            return try await FrankfurterMirrorAttempt(sync: sync, root: root.hasSuffix("/") ? root : root + "/", label: label).run(now)
+        }
         let store = sync.store
         // The newest day within the bounds: one an earlier Larder stored for 9999 is no newest day to regress from.
         let newestAllowed = RateBounds(format: upstream.format, now: sync.today.later(than: now)).latest.description

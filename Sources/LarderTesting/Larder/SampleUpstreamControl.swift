@@ -25,6 +25,8 @@ public struct RequestCount: Sendable, Equatable {
     public var total: Int
     public var statuses: [String: Int]
     public var inFlight = 0
+    /// The most requests for it held at once since the last reset.
+    public var maxInFlight = 0
 }
 
 /// The sample upstream as a test drives it: its URLs, and its control API (files, faults, request counts).
@@ -72,7 +74,7 @@ public struct SampleUpstreamControl: Sendable {
         return paths.mapValues {
             RequestCount(
                 total: $0["requests"] as? Int ?? 0, statuses: $0["statuses"] as? [String: Int] ?? [:],
-                inFlight: $0["in_flight"] as? Int ?? 0)
+                inFlight: $0["in_flight"] as? Int ?? 0, maxInFlight: $0["max_in_flight"] as? Int ?? 0)
         }
     }
 

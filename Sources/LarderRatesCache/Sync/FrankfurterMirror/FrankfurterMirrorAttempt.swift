@@ -1,0 +1,160 @@
+import Foundation
+import LarderFormats
+import LarderFreshness
+import LarderRates
+import LarderServing
+import LarderStore
+import LarderUpstream
+import Logging
+import Synchronization
+
+/// One refresh of a Frankfurter v2 mirror from one upstream: the catalogue (`/v2/providers`,
+/// `/v2/currencies?scope=all`) kept as given, then `FrankfurterMirrorPlan`'s queries, at most 2 in
+/// flight, each answer committed on its own (so a restart continues), the `ECB` provider's days
+/// also stored as the rate days `/rates` and v1 serve.
+struct FrankfurterMirrorAttempt: Sendable {
+    let sync: RatesSync
+    let root: String
+    let label: String
+
+    /// Requests in flight at once.
+    static let parallel = 2
+    /// Tries of one query answered 429 or 503 before the refresh gives up (its finished windows stay).
+    static let tries = 4
+    /// The longest `Retry-After` waited (a longer one ends the refresh; the schedule retries later).
+    static let longestWait = 120
+    /// Whose rows are the rate days (Frankfurter's v1 is the ECB's).
+    static let pivot = (provider: "ECB", base: "EUR")
+
+    func run(_ now: Date) async throws -> RatesSync.Applied {
+        let until = RateDate(containing: sync.today.later(than: now)).adding(days: 1) ?? .lastDay
+        let providersBody = try await get("v2/providers")
+        guard let providers = FrankfurterMirrorPlan.providers(providersBody) else {
+            sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
+            throw RefreshError(.invalidPayload, "refused /v2/providers: not a list of providers")
+        }
+        if let late = providers.first(where: { $0.end > until }) {
+            throw RefreshError(.invalidPayload, "refused /v2/providers: \(late.key) ends on \(late.end), after \(until)")
+        }
+        let currencies = try await get("v2/currencies?scope=all")
+        try await sync.store.saveFrankfurterCatalog("providers", json: providersBody)
+        try await sync.store.saveFrankfurterCatalog("currencies", json: currencies)
+        let newest = try await sync.store.frankfurterNewestDays(notAfter: until.description).compactMapValues { RateDate($0) }
+        let plan = FrankfurterMirrorPlan(
+            providers: providers, finished: try await sync.store.frankfurterFinishedWindows(), newest: newest, until: until)
+        let queries = providers.flatMap(plan.queries)
+        var written: [RateSet] = []
+        var added = 0
+        try await withThrowingTaskGroup(of: (added: Int, days: [RateSet]).self) { group in
+            var pending = queries[...]
+            func next() {
+                guard let query = pending.popFirst() else { return }
+                group.addTask { try await fetch(query, until: until, now: now) }
+            }
+            for _ in 0..<Self.parallel { next() }
+            while let result = try await group.next() {
+                added += result.added
+                written += result.days
+                next()
+            }
+        }
+        // A provider whose every window is stored is complete: later refreshes ask it incrementally.
+        let finished = try await sync.store.frankfurterFinishedWindows()
+        for provider in providers where !plan.isComplete(provider) {
+            let windows = FrankfurterMirrorPlan(providers: [], finished: finished, newest: [:], until: until).queries(for: provider)
+            if windows.isEmpty { try await mark(provider.key, window: FrankfurterMirrorPlan.complete, now: now) }
+        }
+        // A day gained rows in two answers (a window's opening rows): its fuller set is the later one.
+        let days = Dictionary(written.map { ($0.date, $0) }) { $0.rates.count >= $1.rates.count ? $0 : $1 }
+            .values.sorted { $0.date < $1.date }
+        let rows = try await sync.store.frankfurterRowCount()
+        let complete = try await sync.store.frankfurterFinishedWindows().values.filter { $0.contains(FrankfurterMirrorPlan.complete) }.count
+        let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new"
+        sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
+        let date = days.last?.date ?? newest[Self.pivot.provider]
+        return RatesSync.Applied(
+            outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
+            written: days, format: .frankfurter, served: served, mirrored: true)
+    }
+
+    /// One query: fetched (waiting out 429 and 503 as `Retry-After` says), read, bounded, committed.
+    private func fetch(_ query: FrankfurterMirrorPlan.Query, until: RateDate, now: Date) async throws -> (added: Int, days: [RateSet]) {
+        let body = try await get(query.target)
+        let rows: [FrankfurterRowRecord]
+        do throws(RatesFormatError) {
+            rows = try Self.rows(body, provider: query.provider, until: until)
+        } catch {
+            sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
+            throw RefreshError(.invalidPayload, "refused \(query.target): \(error.message)")
+        }
+        let item = ItemRecord(
+            resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, createdAt: nil, updatedAt: nil,
+            etag: nil, lastModified: nil)
+        let derived = Mutex<[RateSet]>([])
+        let added = try await sync.store.commitFrankfurter(
+            rows, provider: query.provider, window: query.window, finishedAt: now, pivot: Self.pivot, item: item
+        ) { days in
+            let sets = days.compactMap { date, rates -> RateSet? in
+                guard let day = RateDate(date) else { return nil }
+                let values = rates.compactMap { rate in PublishedDecimal(rate.rate).map { CurrencyRate(code: rate.quote, value: $0) } }
+                return RateSet(date: day, base: Self.pivot.base, rates: values)
+            }
+            derived.withLock { $0 = sets }
+            return sets.map { RateSetRecord($0, storedAt: now) }
+        }
+        return (added.count, derived.withLock { $0 })
+    }
+
+    private func mark(_ provider: String, window: String, now: Date) async throws {
+        let item = ItemRecord(
+            resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, createdAt: nil, updatedAt: nil,
+            etag: nil, lastModified: nil)
+        _ = try await sync.store.commitFrankfurter(
+            [], provider: provider, window: window, finishedAt: now, pivot: Self.pivot, item: item) { _ in [] }
+    }
+
+    /// A GET of `target` under the root; a 429 or 503 is asked again after its `Retry-After` (1 s without one).
+    private func get(_ target: String) async throws(RefreshError) -> [UInt8] {
+        var tries = 0
+        while true {
+            tries += 1
+            do {
+                guard case .fetched(let body) = try await sync.client.fetch(root + target, validators: .none, maxBytes: sync.maxBytes) else {
+                    throw RefreshError(.upstreamError, "\(target): 304 to an unconditional request")
+                }
+                sync.events.upstreamFetch(.rates, upstream: label, outcome: .fetched)
+                return body.bytes
+            } catch let error as UpstreamError {
+                let wait = error.retryAfter ?? 1
+                guard [429, 503].contains(error.status ?? 0), tries < Self.tries, wait <= Self.longestWait else {
+                    sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
+                    throw RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, "\(target): \(error.message)")
+                }
+                sync.logger.notice("rates: \(label) answered \(error.status ?? 0) to \(target); asking again in \(wait) s")
+                try? await Task.sleep(for: .seconds(wait))
+            } catch let error as RefreshError {
+                throw error
+            } catch {
+                throw RefreshError(.upstreamError, "\(target): \(error)")
+            }
+        }
+    }
+
+    /// A `/v2/rates` answer's rows: `[{date, base, quote, rate}]`, the rate's digits as sent; the
+    /// identity row left out; a day after `until` refuses the answer whole (SPEC §4.11).
+    static func rows(_ body: [UInt8], provider: String, until: RateDate) throws(RatesFormatError) -> [FrankfurterRowRecord] {
+        guard case .array(let entries)? = try? JSONReader.read(body) else { throw RatesFormatError("not a JSON array of rates") }
+        var rows: [FrankfurterRowRecord] = []
+        rows.reserveCapacity(entries.count)
+        for entry in entries {
+            guard case .object(let fields) = entry, case .string(let date)? = fields["date"], let day = RateDate(date),
+                  case .string(let base)? = fields["base"], case .string(let quote)? = fields["quote"],
+                  case .number(let rate)? = fields["rate"], CurrencyRate.isValidCode(base), CurrencyRate.isValidCode(quote),
+                  let value = Decimal(string: rate, locale: Locale(identifier: "en_US_POSIX")), value > 0
+            else { throw RatesFormatError("a row is not {date, base, quote, rate}") }
+            guard day <= until else { throw RatesFormatError("a row dated \(date), after \(until)") }
+            if base != quote { rows.append(FrankfurterRowRecord(provider: provider, date: date, base: base, quote: quote, rate: rate)) }
+        }
+        return rows
+    }
+}

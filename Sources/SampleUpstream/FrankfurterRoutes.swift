@@ -1,0 +1,198 @@
+import Foundation
+import LarderFormats
+import LarderHTTP
+import LarderRates
+
+/// The part of Frankfurter v2 that Larder's mirror asks, played over `frankfurter/rows.csv` and
+/// `frankfurter/providers.json` (read again when either changes, so `PUT /_control/files/frankfurter/rows.csv`
+/// changes the answers):
+///
+/// - `GET /v2/providers`: `providers.json` sorted by key, with `start_date`, `end_date` and `currencies`
+///   from each provider's rows, `data_url`, `terms_url`, `publishes_missed` null, and the set's
+///   `orientation` (which way the provider stores its rows; Frankfurter does not publish it).
+/// - `GET /v2/currencies?scope=all`: every code of the rows with its first and last day, and each
+///   pegged code whose anchor is there with the anchor's days.
+/// - `GET /v2/rates?providers=KEY&base=…[&quotes=…]&from=…&to=…`: one provider's stored rows of that
+///   base, their digits as stored, ascending by date then quote, each pair silent on `from` opening
+///   with its newest row of the 14 days before (Frankfurter's snap-back); a pegged base is `[]`; a
+///   daily range over 5 years without ≤ 5 providers and ≤ 5 quotes, an unknown parameter or a bad
+///   date is Frankfurter's 422. Other shapes (a blend of providers, a derived orientation) are not played.
+///
+/// Faults and the request log apply as to files.
+struct FrankfurterRoutes {
+    let set: FrankfurterSet
+    let faults: FaultTable
+    let log: RequestLog
+    /// Today (UTC) for an open range's end.
+    let today: @Sendable () -> RateDate
+
+    static let lookbackDays = 14
+    static let allowed: Set<String> = ["base", "quotes", "providers", "date", "from", "to", "group", "expand"]
+
+    func register(on router: inout Router) {
+        for path in ["/v2/providers", "/v2/currencies", "/v2/rates"] {
+            router.add(.get, path, FaultedHandler.make(faults: faults, log: log, path: { _ in path }) { request, fault in
+                answer(request, path: path, fault: fault)
+            })
+        }
+    }
+
+    private func answer(_ request: Request, path: String, fault: Fault?) -> Response {
+        if let fault, fault.status != nil || fault.body != nil { return FileRoutes.injected(fault) }
+        guard let loaded = set.current else { return HTTPError.notFound("no file /\(FrankfurterSet.rowsPath)").response }
+        switch path {
+        case "/v2/providers": return json(providers(loaded))
+        case "/v2/currencies": return json(currencies(loaded))
+        default: return rates(request.query, loaded)
+        }
+    }
+
+    private func providers(_ loaded: FrankfurterSet.Loaded) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("[")
+        var first = true
+        for key in loaded.order.sorted() {
+            guard let rows = loaded.rows[key], let firstRow = rows.first, let lastRow = rows.last,
+                  let fields = loaded.providers[key] else { continue }
+            if !first { writer.raw(",") }
+            first = false
+            let codes = Set(rows.flatMap { [$0.base, $0.quote] }).sorted()
+            writer.raw("{")
+            for (index, name) in ["key", "name", "country_code", "rate_type", "pivot_currency", "data_url", "terms_url"].enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.key(name)
+                Self.write(fields[name] ?? .null, into: &writer)
+            }
+            writer.raw(",")
+            writer.key("start_date")
+            writer.string(firstRow.date.description)
+            writer.raw(",")
+            writer.key("end_date")
+            writer.string(lastRow.date.description)
+            writer.raw(",")
+            writer.key("publish_cadence")
+            Self.write(fields["publish_cadence"] ?? .null, into: &writer)
+            writer.raw(",\"publishes_missed\":null,")
+            writer.key("currencies")
+            writer.raw("[")
+            writer.raw(codes.map { "\"\($0)\"" }.joined(separator: ","))
+            writer.raw("],")
+            writer.key("orientation")
+            Self.write(fields["orientation"] ?? .null, into: &writer)
+            writer.raw("}")
+        }
+        writer.raw("]")
+        return writer.bytes
+    }
+
+    private func currencies(_ loaded: FrankfurterSet.Loaded) -> [UInt8] {
+        var spans: [String: (first: RateDate, last: RateDate)] = [:]
+        for row in loaded.rows.values.joined() {
+            for code in [row.base, row.quote] {
+                let span = spans[code] ?? (row.date, row.date)
+                spans[code] = (min(span.first, row.date), max(span.last, row.date))
+            }
+        }
+        for peg in CurrencyPeg.all {
+            guard let anchor = spans[peg.base] else { continue }
+            let span = spans[peg.quote] ?? (max(peg.since, anchor.first), anchor.last)
+            spans[peg.quote] = (min(span.first, max(peg.since, anchor.first)), max(span.last, anchor.last))
+        }
+        var writer = JSONWriter()
+        writer.raw("[")
+        for (index, code) in spans.keys.sorted().enumerated() {
+            if index > 0 { writer.raw(",") }
+            let known = ISOCurrency.known(code)
+            let span = spans[code]!
+            let fields: [(String, String?)] = [
+                ("iso_code", code), ("iso_numeric", known?.numericCode), ("name", known?.name ?? code),
+                ("symbol", known?.symbol), ("start_date", span.first.description), ("end_date", span.last.description),
+            ]
+            writer.raw("{")
+            for (position, (name, value)) in fields.enumerated() {
+                if position > 0 { writer.raw(",") }
+                writer.key(name)
+                if let value { writer.string(value) } else { writer.raw("null") }
+            }
+            writer.raw("}")
+        }
+        writer.raw("]")
+        return writer.bytes
+    }
+
+    private func rates(_ query: QueryItems, _ loaded: FrankfurterSet.Loaded) -> Response {
+        if let unknown = query.names.first(where: { !Self.allowed.contains($0) }) {
+            return refused("unknown parameter: \(unknown)")
+        }
+        let dates = ["date", "from", "to"].map { query[$0].map { RateDate($0) } }
+        if dates.contains(where: { $0 != nil && $0! == nil }) { return refused("invalid date") }
+        let providers = query["providers"]?.uppercased().split(separator: ",").map(String.init)
+        let quotes = query["quotes"]?.uppercased().split(separator: ",").map(String.init)
+        let base = query["base"]?.uppercased() ?? "EUR"
+        let from = dates[1].flatMap { $0 } ?? dates[0].flatMap { $0 } ?? today()
+        let to = dates[2].flatMap { $0 } ?? dates[0].flatMap { $0 } ?? today()
+        let cheap = providers.map { Set($0).count <= 5 } == true && quotes.map { Set($0).count <= 5 } == true
+        if !cheap, min(to, today()) > Self.fiveYearsAfter(from) {
+            return refused("date range exceeds 5 years at daily granularity; filter with quotes= (5 currencies or fewer), aggregate with group=week or group=month, or split the range into shorter requests")
+        }
+        guard let providers, providers.count == 1, CurrencyPeg.of(base) == nil else { return json(Array("[]".utf8)) }
+        let rows = Self.rows(of: loaded.rows[providers[0]] ?? [], base: base).filter { row in
+            row.quote != base && quotes.map { $0.contains(row.quote) } != false
+        }
+        // Each pair's newest row on or before `from` within the lookback, then every row in the range.
+        let earliest = from.adding(days: -Self.lookbackDays) ?? .firstDay
+        var opening: [String: FrankfurterSet.Row] = [:]
+        for row in rows where earliest <= row.date && row.date <= from { opening[row.quote] = row }
+        let chosen = opening.values.filter { $0.date < from } + rows.filter { from <= $0.date && $0.date <= to }
+        var writer = JSONWriter(capacity: 64 * chosen.count + 2)
+        writer.raw("[")
+        for (index, row) in chosen.sorted(by: { ($0.date, $0.quote) < ($1.date, $1.quote) }).enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{\"date\":\"\(row.date)\",\"base\":\"\(row.base)\",\"quote\":\"\(row.quote)\",\"rate\":\(row.rate)}")
+        }
+        writer.raw("]")
+        return json(writer.bytes)
+    }
+
+    /// A provider's rows in `base`: stored ones with their digits, and a row stored the other way
+    /// round inverted and rounded as Frankfurter derives it (no longer the published digits).
+    static func rows(of stored: [FrankfurterSet.Row], base: String) -> [FrankfurterSet.Row] {
+        let direct = stored.filter { $0.base == base }
+        let held = Set(direct.map { "\($0.date) \($0.quote)" })
+        let inverted = stored.compactMap { row -> FrankfurterSet.Row? in
+            guard row.quote == base, !held.contains("\(row.date) \(row.base)"), let value = Double(row.rate), value > 0 else { return nil }
+            return FrankfurterSet.Row(
+                provider: row.provider, date: row.date, base: base, quote: row.base,
+                rate: FrankfurterRounding.roundedText(1 / value))
+        }
+        return direct + inverted
+    }
+
+    /// `from` plus 60 months, as Ruby's `Date#>>` moves it (the day clamped to the month's end).
+    static func fiveYearsAfter(_ day: RateDate) -> RateDate {
+        RateDate(year: day.year + 5, month: day.month, day: day.day)
+            ?? RateDate(year: day.year + 5, month: day.month, day: 28) ?? day
+    }
+
+    private func refused(_ message: String) -> Response {
+        var writer = JSONWriter()
+        writer.raw("{\"status\":422,")
+        writer.key("message")
+        writer.string(message)
+        writer.raw("}")
+        return Response(status: .unprocessableContent, headers: ["Content-Type": "application/json"], body: .bytes(SharedBytes(writer.bytes)))
+    }
+
+    private func json(_ bytes: [UInt8]) -> Response {
+        Response(headers: ["Content-Type": "application/json"], body: .bytes(SharedBytes(bytes)))
+    }
+
+    private static func write(_ value: JSONValue, into writer: inout JSONWriter) {
+        switch value {
+        case .string(let text): writer.string(text)
+        case .number(let text): writer.raw(text)
+        case .bool(let flag): writer.raw(flag ? "true" : "false")
+        case .null, .object, .array: writer.raw("null")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import LarderConfig
+import LarderRates
+import LarderStore
+import LarderTesting
+import Testing
+
+/// The `frankfurter` format on the API's root mirrors Frankfurter v2 whole: the sample upstream serves the committed
+/// multi-provider set (`Examples/upstream/frankfurter/`) as Frankfurter's single-provider `/v2/rates` queries answer
+/// it, and Larder stores every provider's rows with their digits (docs/rates.md, "A Frankfurter v2 mirror").
+@Suite("Rates: a Frankfurter v2 mirror of the multi-provider sample")
+struct FrankfurterMirrorTests {
+    /// The sample set's "today": 2026-11-28T12:00:00Z.
+    static let today = Date(timeIntervalSince1970: 1_795_867_200)
+    static let folder = ChildProcess.examplesUpstream.appending(path: "frankfurter")
+    /// One query per provider storing (PIVOT, quote) rows, one per currency for those storing (foreign, PIVOT):
+    /// ECB, FRED, CNB, RB, RBA; BOC 6, NBP 7, CBR 4.
+    static let queries = 22
+
+    /// The rows the API can echo: all but NBP's (AED, PLN), a pegged base Frankfurter answers [] for with providers=,
+    /// which the mirror holds as the derived (PLN, AED) rows instead.
+    static func csvRows(_ text: String) -> Set<FrankfurterRowRecord> {
+        let rows = text.split(whereSeparator: \.isNewline).dropFirst().map { line -> FrankfurterRowRecord in
+            let fields = line.split(separator: ",").map(String.init)
+            return FrankfurterRowRecord(provider: fields[0], date: fields[1], base: fields[2], quote: fields[3], rate: fields[4])
+        }
+        return Set(rows.filter { !($0.provider == "NBP" && $0.base == "AED") })
+    }
+
+    /// The stored rows but the derived ones.
+    static func echoed(_ rows: Set<FrankfurterRowRecord>) -> Set<FrankfurterRowRecord> {
+        rows.filter { !($0.provider == "NBP" && $0.quote == "AED") }
+    }
+
+    static func sampleRows() throws -> String {
+        try String(contentsOf: folder.appending(path: "rows.csv"), encoding: .utf8)
+    }
+
+    static func stored(_ larder: TestLarder) throws -> Set<FrankfurterRowRecord> {
+        Set(try Store(directory: larder.cacheDirectory, logger: quietLogger).frankfurterRows())
+    }
+
+    /// A Larder mirroring the sample upstream's root, `faults` set before it starts (its start-up sync is the first).
+    private func withMirror(
+        faults: [String] = [], ttl: Duration = .seconds(86_400), _ body: (TestLarder, SampleUpstreamControl) async throws -> Void
+    ) async throws {
+        try await withLarder(clock: ManualClock(now: Self.today)) { configuration, upstream in
+            for fault in faults { try await upstream.fault(fault) }
+            configuration.rates = UpstreamResource(url: upstream.url("/"), format: .frankfurter)
+            configuration.ratesSchedule = .ttl
+            configuration.ratesTTL = ttl
+        } _: { larder, upstream in
+            try await body(larder, upstream)
+        }
+    }
+
+    /// Waits until `/status` says the mirror holds every row of the sample.
+    private func mirrored(_ larder: TestLarder, rows: Int = 4463) async throws -> Bool {
+        let done = try await eventually(timeout: .seconds(20), every: .milliseconds(100)) {
+            try await larder.get("/status").text.contains("8/8 provider(s) synced, \(rows) row(s) mirrored")
+        }
+        if !done { print(try await larder.get("/status").text) }
+        return done
+    }
+
+    @Test func theFirstSyncMirrorsEveryRowWithItsDigitsTwoRequestsAtATime() async throws {
+        // Each query held 100 ms, so overlapping requests show in the upstream's log.
+        try await withMirror(faults: [#"{"path":"/v2/rates","delay_ms":100}"#]) { larder, upstream in
+            #expect(try await mirrored(larder), "progress in /status: providers and rows")
+            #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()), "every row, its digits as published")
+            let rates = try await upstream.requests("/v2/rates")
+            #expect(rates.total == Self.queries)
+            #expect(rates.maxInFlight == 2, "at most 2 in flight, and the 2 used")
+            #expect(try await upstream.requests("/v2/providers").total == 1)
+            #expect(try await upstream.requests("/v2/currencies").total == 1)
+
+            // v1 is the ECB provider's rows, as Frankfurter's v1 is.
+            let latest = try await larder.get("/v1/latest").json
+            #expect(latest?["date"] as? String == "2026-11-27")
+            let usd = (latest?["rates"] as? [String: Any])?["USD"] as? Double
+            let ecbUSD = try Self.sampleRows().split(whereSeparator: \.isNewline).first { $0.hasPrefix("ECB,2026-11-27,EUR,USD,") }
+            #expect(usd != nil && usd == ecbUSD.flatMap { Double($0.split(separator: ",")[4]) })
+        }
+    }
+
+    @Test func aRestartMidSyncContinuesWithoutFetchingAFinishedWindowTwice() async throws {
+        // The first query is refused with a wait longer than the mirror waits: the start-up sync stops there.
+        let refusal = #"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"3600"},"times":1}"#
+        try await withMirror(faults: [refusal]) { larder, upstream in
+            let failed = try await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                try await larder.get("/status").text.contains("429")
+            }
+            #expect(failed)
+            await larder.stop()
+            let finished = try await Store(directory: larder.cacheDirectory, logger: quietLogger).frankfurterFinishedWindows()
+            let done = finished.values.reduce(0) { $0 + $1.filter { $0 != "complete" }.count }
+            #expect(done < Self.queries)
+            try await upstream.resetRequests()
+            try await larder.start()
+            #expect(try await mirrored(larder))
+            #expect(try await upstream.requests("/v2/rates").total == Self.queries - done, "only the windows not finished")
+            #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()))
+        }
+    }
+
+    @Test func a429WithRetryAfterIsWaitedOutAndAskedAgain() async throws {
+        try await withMirror(faults: [#"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"1"},"times":1}"#]) { larder, upstream in
+            #expect(try await mirrored(larder))
+            let rates = try await upstream.requests("/v2/rates")
+            #expect(rates.statuses["429"] == 1)
+            #expect(rates.total == Self.queries + 1, "the refused query asked again, nothing else twice")
+            #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()))
+        }
+    }
+
+    @Test func aRefreshPicksUpALateRowAndNeverRewritesAStoredOne() async throws {
+        try await withMirror { larder, upstream in
+            #expect(try await mirrored(larder))
+            let before = try Self.stored(larder)
+            // late.csv: FRED's 2026-11-25 row is new; the ECB's 2026-11-26 USD is a revision of a stored row.
+            let late = try String(contentsOf: Self.folder.appending(path: "late.csv"), encoding: .utf8)
+            let changed = try Self.sampleRows()
+                .replacingOccurrences(of: "ECB,2026-11-26,EUR,USD,1.1843", with: "ECB,2026-11-26,EUR,USD,1.1855")
+                + late.split(whereSeparator: \.isNewline).dropFirst().filter { $0.hasPrefix("FRED") }.joined(separator: "\n") + "\n"
+            try await upstream.put("/frankfurter/rows.csv", changed)
+            try await upstream.resetRequests()
+            larder.clock.advance(by: 6 * 3600)
+            _ = try await larder.request("POST", "/rates/refresh")
+            let after = try Self.stored(larder)
+            let fred = FrankfurterRowRecord(provider: "FRED", date: "2026-11-25", base: "USD", quote: "EUR", rate: "0.84168")
+            #expect(after.subtracting(before) == [fred])
+            #expect(after.contains(FrankfurterRowRecord(provider: "ECB", date: "2026-11-26", base: "EUR", quote: "USD", rate: "1.1843")))
+            #expect(try await upstream.requests("/v2/rates").total <= Self.queries, "one request per provider (and currency)")
+            #expect(try await larder.get("/v1/2026-11-26?symbols=USD").text.contains("1.1843"))
+        }
+    }
+}
