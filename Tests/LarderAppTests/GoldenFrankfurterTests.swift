@@ -11,17 +11,18 @@ import Testing
 /// media type, JSON bodies as values (numbers as doubles), CSV and NDJSON bodies as text. Each test prints the
 /// equality table (route × equal/total) and fails naming every difference.
 ///
-/// Runs only with `LARDER_GOLDEN=1`: the v2 mirror and the blend it checks are being built beside it.
-@Suite(
-    "Golden: the local Frankfurter against the real one on the multi-provider sample", .serialized,
-    .enabled(if: GoldenSet.enabled, "set LARDER_GOLDEN=1 (needs the v2 mirror and blend)"))
+/// `GoldenSet.knownDifferences` names the answers that cannot be equal, each with its reason; they are
+/// still asked, and must differ only where the reason says.
+@Suite("Golden: the local Frankfurter against the real one on the multi-provider sample", .serialized)
 struct GoldenFrankfurterTests {
     @Test func everyRouteAnswersAsFrankfurterAnswered() async throws {
         let golden = try GoldenSet(set: "")
         try await withGoldenLarder { larder, _ in
             let report = try await golden.compare(with: larder)
             print(report.table)
+            print("known differences (GoldenSet.knownDifferences):\n  " + report.known.joined(separator: "\n  "))
             #expect(report.differences.count == 0, "\(report.summary)")
+            #expect(report.known.count == GoldenSet.knownDifferences.count)
         }
     }
 
@@ -33,6 +34,8 @@ struct GoldenFrankfurterTests {
         try await withGoldenLarder { larder, upstream in
             try await upstream.put("/frankfurter/rows.csv", try GoldenSet.rowsAfterLate())
             larder.clock.advance(by: 6 * 3600)  // 18:00 the same day: a refresh, not a new "today"
+            // A Saturday: the mirror's copy is fresh until Monday's publications, so the refresh is asked for.
+            #expect(try await larder.request("POST", "/rates/refresh").status == 200)
             let changed = golden.entries.filter(\.changedByLate)
             #expect(!changed.isEmpty)
             let arrived = try await eventually(timeout: .seconds(300), every: .milliseconds(200)) {
@@ -136,7 +139,19 @@ struct GoldenEntry: Decodable, Sendable {
 /// The golden answers of one capture (`""`: the sample set; `"late"`: after late.csv).
 struct GoldenSet: Sendable {
     static let directory = repositoryRoot.appending(path: "Tests/Fixtures/frankfurter-golden")
-    static let enabled = ProcessInfo.processInfo.environment["LARDER_GOLDEN"] == "1"
+    /// What cannot be equal, by query, and the one difference each may show:
+    /// - NBP's AED rows: a query naming a provider with a pegged base answers `[]` (Frankfurter's rule), so
+    ///   no query echoes NBP's (AED, PLN) digits; the mirror stores the (PLN, AED) rate Frankfurter derives
+    ///   and rounds, and NBP's AED, rebased, differs in its last digits;
+    /// - ANG's name: the capture ran on Debian's money gem 7.1.1 ("Netherlands Antillean Guilder");
+    ///   Frankfurter 60541ad locks 7.0.2 ("Netherlands Antillean Gulden"), whose table Larder carries.
+    static let knownDifferences: [String: String] = [
+        "/v2/rates?providers=NBP": "$[0].rate",
+        "/v2/rates?expand=providers": "$[0].providers[1].rate",
+        "/v2/rates?expand=providers&quotes=GBP,AED&from=2026-11-23&to=2026-11-27": "$[0].providers[1].rate",
+        "/v2/currencies": "$[1].name: \"Netherlands Antillean Guilder\" != \"Netherlands Antillean Gulden\"",
+        "/v2/currencies?scope=all": "$[1].name: \"Netherlands Antillean Guilder\" != \"Netherlands Antillean Gulden\"",
+    ]
     /// The capture's "today": 2026-11-28T12:00:00Z.
     static let today = Date(timeIntervalSince1970: 1_795_867_200)
 
@@ -170,8 +185,16 @@ struct GoldenSet: Sendable {
     func compare(with larder: TestLarder) async throws -> GoldenReport {
         var report = GoldenReport()
         for entry in entries {
-            let found = try await difference(entry, larder)
+            var found = try await difference(entry, larder)
             report.count(GoldenComparison.route(entry.path, accept: entry.accept, status: entry.status), equal: found == nil)
+            if let known = Self.knownDifferences[entry.path], entry.accept == "application/json" {
+                if let shown = found, shown.hasPrefix(known) {
+                    report.known.append("\(entry.path): \(shown)")
+                    found = nil
+                } else if found == nil {
+                    found = "equal, where a difference (\(known)) was known: the reason no longer holds"
+                }
+            }
             if let found {
                 let shown = entry.accept == "application/json" ? entry.path : "\(entry.path) [\(entry.accept)]"
                 report.differences.append("\(shown): \(found)")
@@ -197,6 +220,8 @@ struct GoldenSet: Sendable {
 struct GoldenReport {
     var rows: [(route: String, equal: Int, total: Int)] = []
     var differences: [String] = []
+    /// The answers that differed as `GoldenSet.knownDifferences` says they must.
+    var known: [String] = []
 
     mutating func count(_ route: String, equal: Bool) {
         if let i = rows.firstIndex(where: { $0.route == route }) {
