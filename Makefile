@@ -32,7 +32,7 @@ build: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 	@python3 tools/deps/check-pins.py
 
-## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT); Ctrl-C stops both
+## run: sample upstream on 127.0.0.1:$(UPSTREAM_PORT), Larder on 127.0.0.1:$(PORT), a local Frankfurter (Larder mirroring the upstream's eight providers) on $(PORT)+2; Ctrl-C stops all three
 run: build
 	@bash Examples/run.sh "$(PORT)" "$(UPSTREAM_PORT)"
 

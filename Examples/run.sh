@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make run`: the sample upstream serving Examples/upstream, and Larder in front of it.
-# Usage: Examples/run.sh [PORT] [UPSTREAM_PORT]; Ctrl-C stops both.
+# `make run`: the sample upstream serving Examples/upstream, Larder in front of it, and a second Larder
+# on PORT+2 as a local Frankfurter (mirroring the upstream's Frankfurter v2 surface: eight providers).
+# Usage: Examples/run.sh [PORT] [UPSTREAM_PORT]; Ctrl-C stops all three.
 set -euo pipefail
 PORT=${1:-8080}
 UPSTREAM_PORT=${2:-8081}
@@ -36,6 +37,12 @@ wait_for_port "$UPSTREAM_PORT" sample-upstream
 pids+=($!)
 wait_for_port "$PORT" larder
 
+FRANKFURTER_PORT=$((PORT + 2))
+"$BIN/larder" serve --host 127.0.0.1 --port "$FRANKFURTER_PORT" --cache-dir ./larder-cache-frankfurter \
+    --rates-url "$UPSTREAM/;format=frankfurter" &
+pids+=($!)
+wait_for_port "$FRANKFURTER_PORT" "larder (local Frankfurter)"
+
 cat <<TEXT
 
 Larder is serving on http://127.0.0.1:$PORT (upstream: $UPSTREAM).
@@ -54,11 +61,18 @@ Open http://127.0.0.1:$PORT/ in a browser for the status page. Or try:
   curl -i http://127.0.0.1:$PORT/nowhere              # JSON 404
   curl -i -X DELETE http://127.0.0.1:$PORT/health     # JSON 405 with Allow
 
+A local Frankfurter on http://127.0.0.1:$FRANKFURTER_PORT: eight providers (ECB, FRED, BOC, NBP, CNB, the
+Riksbank, RBA, CBR) mirrored from the sample upstream's Frankfurter v2 surface, blended as Frankfurter blends:
+  curl http://127.0.0.1:$FRANKFURTER_PORT/v2/providers
+  curl 'http://127.0.0.1:$FRANKFURTER_PORT/v2/rates?base=USD&quotes=EUR,GBP,JPY&expand=providers'
+  curl http://127.0.0.1:$FRANKFURTER_PORT/v2/rate/EUR/CAD
+  curl http://127.0.0.1:$FRANKFURTER_PORT/v1/latest         # v1: the ECB provider's rows
+
 The sample upstream directly, and its fault controls:
   curl -i $UPSTREAM/rates/eurofxref-daily.xml
   curl -X PUT $UPSTREAM/_control/faults -d '{"path":"*","status":503,"times":3}'
   curl $UPSTREAM/_control/requests
 
-Press Ctrl-C to stop both.
+Press Ctrl-C to stop all three.
 TEXT
 wait -n "${pids[@]}"
