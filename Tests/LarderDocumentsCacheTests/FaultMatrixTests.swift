@@ -84,7 +84,8 @@ struct FaultMatrixTests {
         for index in compared {
             #expect(after[index] == before[index], "\(target) / \(fault): cached answer \(index) changed")
         }
-        #expect(elapsed < .seconds(1), "\(target) / \(fault): three cached answers took \(elapsed)")
+        // A bound against waiting on the upstream (its timeouts are 5 s and more), not a speed target: loaded CI machines took 1.08 s.
+        #expect(elapsed < .seconds(4), "\(target) / \(fault): three cached answers took \(elapsed)")
         // Bombs inflate to 600 MiB; the caps (64 MiB each by default) bound what is held. Other suites share the process.
         #expect(growth < 300 << 20, "\(target) / \(fault): resident memory grew by \(growth >> 20) MiB")
         if fault.regression {

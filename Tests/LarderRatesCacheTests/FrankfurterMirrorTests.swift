@@ -56,7 +56,8 @@ struct FrankfurterMirrorTests {
 
     /// Waits until `/status` says the mirror holds every row of the sample.
     private func mirrored(_ larder: TestLarder, rows: Int = 4463) async throws -> Bool {
-        let done = try await eventually(timeout: .seconds(20), every: .milliseconds(100)) {
+        // Generous: a loaded CI machine runs every suite at once; the wait ends as soon as it is done.
+        let done = try await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
             try await larder.get("/status").text.contains("8/8 provider(s) synced, \(rows) row(s) mirrored")
         }
         if !done { print(try await larder.get("/status").text) }
@@ -87,7 +88,7 @@ struct FrankfurterMirrorTests {
         // The first query is refused with a wait longer than the mirror waits: the start-up sync stops there.
         let refusal = #"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"3600"},"times":1}"#
         try await withMirror(faults: [refusal]) { larder, upstream in
-            let failed = try await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+            let failed = try await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
                 try await larder.get("/status").text.contains("429")
             }
             #expect(failed)
