@@ -31,7 +31,13 @@ struct DocumentsLargeAndChainedTests {
         }
         try await withDocuments([big]) { larder, _ in
             #expect(try await larder.waitForSync())
-            let full = try await larder.get("/documents/big.bin")
+            var full = try await larder.get("/documents/big.bin")
+            if full.status != 200 {
+                // A CI machine running every suite at once once outlasted the 60 s upstream timeout on the
+                // 50 MiB download (the test took 67 s): one more sync, asked for, as an operator would.
+                _ = try await larder.post("/documents/refresh")
+                full = try await larder.get("/documents/big.bin")
+            }
             let tail = try await larder.get("/documents/big.bin", headers: [("Range", "bytes=-100")])
             let middle = try await larder.get("/documents/big.bin", headers: [("Range", "bytes=1000000-1000099")])
             let beyond = try await larder.get("/documents/big.bin", headers: [("Range", "bytes=60000000-")])
