@@ -13,6 +13,8 @@ public protocol RatesSource: AnyObject, Sendable {
     /// Who publishes the rates (`/v2/providers`); nil while an `auto` feed has not been read.
     var provider: RatesProvider? { get }
     var refresher: Refresher<RatesRefreshOutcome> { get }
+    /// SPEC §4.11's "today" (the later of the clock and the newest instant recorded): lookbacks run from it.
+    var today: BoundsClock { get }
     /// How long a request with nothing cached waits for the first fetch (SPEC §4.5).
     var coldWait: Duration { get }
     var events: any CacheEvents { get }

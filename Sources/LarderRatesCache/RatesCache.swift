@@ -56,6 +56,8 @@ public final class RatesCache: Sendable {
     let crossCheck: RatesCrossCheck?
     /// Stored days after the bounds at start, served as soon as the bounds pass them (SPEC §4.11).
     let heldOut: HeldOutDays
+    /// SPEC §4.11's "today": the later of the clock and the newest instant recorded; v1's and v2's lookbacks run from it.
+    public let today: BoundsClock
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9). Refreshes and cross-checks run as jobs of `background`.
@@ -76,6 +78,7 @@ public final class RatesCache: Sendable {
             ? try store.detectedFormat(resource: RateSetRecord.resource).flatMap(RatesFormat.init(rawValue:)) ?? .auto
             : settings.upstream.format
         let today = BoundsClock(clock: clock, newestRecorded: try store.newestRecordedInstant())
+        self.today = today
         let (history, later) = try Self.loadHistory(
             store, within: RateBounds(format: format, now: today.now), notAfter: clock.now, logger: logger)
         let heldOut = HeldOutDays(later)

@@ -45,6 +45,11 @@ struct RatesClockTests {
         return ((series.json?["rates"] as? [String: Any])?.keys).map { $0.sorted() } ?? []
     }
 
+    /// A v2 body's rows (an array of objects), nil when it is not one.
+    static func rows(_ body: [UInt8]) -> [[String: Any]]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [[String: Any]]
+    }
+
     static func setClock(_ larder: TestLarder, to instant: Date) {
         larder.clock.advance(by: instant.timeIntervalSince(larder.clock.now))
     }
@@ -80,6 +85,29 @@ struct RatesClockTests {
                 #expect(rates?["stale"] as? Bool == true, "\(String(describing: rates))")
                 #expect((rates?["fetched_at"] as? String)?.hasPrefix("2028-01-15") == true, "\(String(describing: rates))")
             }
+        }
+    }
+
+    /// v1's and v2's lookbacks run from §4.11's "today", not the clock: restarted on a clock at 1970
+    /// (the copy still fresh by it), `/v2/rate`, `/v2/rates` and `/v1/latest` answer the newest day.
+    @Test func theLookbacksRunFromTheRecordedTodayOnAClockAt1970() async throws {
+        // 2026-11-20T12:00:00Z: the newest day within Frankfurter's 14-day lookback of the contact.
+        let contact = Date(timeIntervalSince1970: 1_795_176_000)
+        try await withRatesFeed(Self.feed(Self.stored), now: contact) { larder, _ in
+            #expect(try await larder.get("/v2/rate/EUR/USD").json?["date"] as? String == "2026-11-20")
+            Self.setClock(larder, to: WrongClock.epoch.now)
+            try await larder.restart()
+            let pair = try await larder.get("/v2/rate/EUR/USD")
+            #expect(pair.status == 200, "\(pair.text)")
+            #expect(pair.json?["date"] as? String == "2026-11-20", "\(pair.text)")
+            let rates = try await larder.get("/v2/rates")
+            #expect(rates.status == 200, "\(rates.text)")
+            let rows = try #require(Self.rows(rates.body), "\(rates.text)")
+            #expect(!rows.isEmpty && rows.allSatisfy { $0["date"] as? String == "2026-11-20" }, "\(rates.text)")
+            let quoted = try await larder.get("/v2/rates?quotes=USD")
+            #expect(Self.rows(quoted.body)?.first?["date"] as? String == "2026-11-20", "\(quoted.text)")
+            #expect(try await larder.get("/v1/latest").json?["date"] as? String == "2026-11-20")
+            #expect(try await larder.get("/v1/latest?symbols=USD").json?["date"] as? String == "2026-11-20")
         }
     }
 

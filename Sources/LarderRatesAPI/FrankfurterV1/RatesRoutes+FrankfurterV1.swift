@@ -58,7 +58,7 @@ extension RatesRoutes {
     /// `/{date}`, `/{start}..{end}` and `/{start}..`, at the root and under `/v1`.
     func v1Selected(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState) -> Response {
         let path = request.parameters["date"] ?? ""
-        let day = ServingDay(state)
+        let day = serving.day(state)
         let key = "v1selected\u{3}" + (day.isOffline ? day.key : "") + "\u{3}" + path + "\u{3}"
             + RatesSnapshot.queryKey(request.query)
         if let prepared = snapshot.answers.answer(key) {

@@ -45,7 +45,7 @@ extension V2Routes {
     ) -> Handler.Answer {
         if request.segments.last?.hasSuffix(".csv") == true { return .now(V2Error.notAcceptable.response) }
         return serving.answer { snapshot, state in
-            let day = ServingDay(state)
+            let day = serving.day(state)
             let key = "v2\u{3}\(name)\u{3}\(day.key)\u{3}" + RatesSnapshot.queryKey(request.query)
             if let prepared = snapshot.answers.answer(key) { return prepared.response(for: request, state: state) }
             let catalog: any V2Metadata = snapshot.v2.providers.isEmpty

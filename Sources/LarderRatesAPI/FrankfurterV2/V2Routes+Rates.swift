@@ -26,7 +26,7 @@ extension V2Routes {
 
     private func rates(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Response {
         let format = V2RatesFormat.of(request, csvPath: csvPath)
-        let day = ServingDay(state)
+        let day = serving.day(state)
         let v2 = snapshot.v2
         if request.query.isEmpty, format == .json {
             return v2.latest(today: day.today.dayNumber) { prepare(V2RatesQuery(), snapshot, format, day: day, vary: "Accept") }
@@ -110,7 +110,7 @@ extension V2Routes {
         // Frankfurter's type routing takes the extension off the path: `/v2/rate/EUR/USD.csv` is the JSON answer.
         var quote = (request.parameters["quote"] ?? "").uppercased()
         if quote.hasSuffix(".CSV") { quote.removeLast(4) }
-        let day = ServingDay(state)
+        let day = serving.day(state)
         let key = RatesSnapshot.queryKey(request.query, after: "v2rate\u{3}\(base)\u{3}\(quote)\u{3}\(day.key)\u{3}")
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)

@@ -1,3 +1,4 @@
+import Foundation
 import LarderRates
 import LarderServing
 
@@ -14,10 +15,12 @@ struct ServingDay: Sendable, Equatable {
         self.isOffline = isOffline
     }
 
-    /// The day of the state's copy: its `Cache-Status` says stale exactly when this is offline.
-    init(_ state: CacheState) {
+    /// The day of the state's copy: its `Cache-Status` says stale exactly when this is offline. `later`
+    /// moves the clock's reading to SPEC §4.11's "today" (`BoundsClock`), so a clock set to 1970 still
+    /// answers the newest data; offline, the day of the last contact is already a recorded instant.
+    init(_ state: CacheState, later: (Date) -> Date = { $0 }) {
         let offline = state.isStale
-        self.init(today: RateDate(containing: offline ? state.fetchedAt : state.now), isOffline: offline)
+        self.init(today: RateDate(containing: offline ? state.fetchedAt : later(state.now)), isOffline: offline)
     }
 
     /// The day `date` is answered as: itself, or `today` when offline and it is later.

@@ -12,12 +12,14 @@ struct SnapshotServing: Sendable {
     private let published: Published<RatesSnapshot>
     let refresher: Refresher<RatesRefreshOutcome>
     private let events: any CacheEvents
+    private let today: BoundsClock
 
     init(cache: any RatesSource) {
         self.cache = cache
         published = cache.published
         refresher = cache.refresher
         events = cache.events
+        today = cache.today
     }
 
     /// The cached data and its state, with the hit counted and a due background refresh started;
@@ -54,6 +56,11 @@ struct SnapshotServing: Sendable {
     func answer(_ answer: @escaping @Sendable (RatesSnapshot, CacheState) -> Response) -> Handler.Answer {
         if let (snapshot, state) = cached() { return .now(answer(snapshot, state)) }
         return whenFetched(answer)
+    }
+
+    /// The day the lookbacks run from for `state` (SPEC §4.11, §4.13): a clock set back does not hide the data.
+    func day(_ state: CacheState) -> ServingDay {
+        ServingDay(state, later: today.later(than:))
     }
 
     func state(for snapshot: RatesSnapshot) -> CacheState {
