@@ -52,11 +52,9 @@ struct FrankfurterRoutes {
         writer.raw("[")
         var first = true
         for key in loaded.order.sorted() {
-            guard let rows = loaded.rows[key], let firstRow = rows.first, let lastRow = rows.last,
-                  let fields = loaded.providers[key] else { continue }
+            guard let rows = loaded.rows[key], let fields = loaded.providers[key] else { continue }
             if !first { writer.raw(",") }
             first = false
-            let codes = Set(rows.flatMap { [$0.base, $0.quote] }).sorted()
             writer.raw("{")
             for (index, name) in ["key", "name", "country_code", "rate_type", "pivot_currency", "data_url", "terms_url"].enumerated() {
                 if index > 0 { writer.raw(",") }
@@ -65,17 +63,17 @@ struct FrankfurterRoutes {
             }
             writer.raw(",")
             writer.key("start_date")
-            writer.string(firstRow.date.description)
+            writer.string(rows.first.description)
             writer.raw(",")
             writer.key("end_date")
-            writer.string(lastRow.date.description)
+            writer.string(rows.last.description)
             writer.raw(",")
             writer.key("publish_cadence")
             Self.write(fields["publish_cadence"] ?? .null, into: &writer)
             writer.raw(",\"publishes_missed\":null,")
             writer.key("currencies")
             writer.raw("[")
-            writer.raw(codes.map { "\"\($0)\"" }.joined(separator: ","))
+            writer.raw(rows.codes.map { "\"\($0)\"" }.joined(separator: ","))
             writer.raw("],")
             writer.key("orientation")
             Self.write(fields["orientation"] ?? .null, into: &writer)
@@ -86,13 +84,7 @@ struct FrankfurterRoutes {
     }
 
     private func currencies(_ loaded: FrankfurterSet.Loaded) -> [UInt8] {
-        var spans: [String: (first: RateDate, last: RateDate)] = [:]
-        for row in loaded.rows.values.joined() {
-            for code in [row.base, row.quote] {
-                let span = spans[code] ?? (row.date, row.date)
-                spans[code] = (min(span.first, row.date), max(span.last, row.date))
-            }
-        }
+        var spans = loaded.spans
         for peg in CurrencyPeg.all {
             guard let anchor = spans[peg.base] else { continue }
             let span = spans[peg.quote] ?? (max(peg.since, anchor.first), anchor.last)
@@ -136,13 +128,13 @@ struct FrankfurterRoutes {
             return refused("date range exceeds 5 years at daily granularity; filter with quotes= (5 currencies or fewer), aggregate with group=week or group=month, or split the range into shorter requests")
         }
         guard let providers, providers.count == 1, CurrencyPeg.of(base) == nil else { return json(Array("[]".utf8)) }
-        let rows = Self.rows(of: loaded.rows[providers[0]] ?? [], base: base).filter { row in
-            row.quote != base && quotes.map { $0.contains(row.quote) } != false
-        }
         // Each pair's newest row on or before `from` within the lookback, then every row in the range.
         let earliest = from.adding(days: -Self.lookbackDays) ?? .firstDay
+        let rows = (loaded.rows[providers[0]]?.rows(base: base, from: earliest, to: max(from, to)) ?? []).filter { row in
+            row.quote != base && quotes.map { $0.contains(row.quote) } != false
+        }
         var opening: [String: FrankfurterSet.Row] = [:]
-        for row in rows where earliest <= row.date && row.date <= from { opening[row.quote] = row }
+        for row in rows where row.date <= from && opening[row.quote].map({ $0.date <= row.date }) != false { opening[row.quote] = row }
         let chosen = opening.values.filter { $0.date < from } + rows.filter { from <= $0.date && $0.date <= to }
         var writer = JSONWriter(capacity: 64 * chosen.count + 2)
         writer.raw("[")
@@ -152,20 +144,6 @@ struct FrankfurterRoutes {
         }
         writer.raw("]")
         return json(writer.bytes)
-    }
-
-    /// A provider's rows in `base`: stored ones with their digits, and a row stored the other way
-    /// round inverted and rounded as Frankfurter derives it (no longer the published digits).
-    static func rows(of stored: [FrankfurterSet.Row], base: String) -> [FrankfurterSet.Row] {
-        let direct = stored.filter { $0.base == base }
-        let held = Set(direct.map { "\($0.date) \($0.quote)" })
-        let inverted = stored.compactMap { row -> FrankfurterSet.Row? in
-            guard row.quote == base, !held.contains("\(row.date) \(row.base)"), let value = Double(row.rate), value > 0 else { return nil }
-            return FrankfurterSet.Row(
-                provider: row.provider, date: row.date, base: base, quote: row.base,
-                rate: FrankfurterRounding.roundedText(1 / value))
-        }
-        return direct + inverted
     }
 
     /// `from` plus 60 months, as Ruby's `Date#>>` moves it (the day clamped to the month's end).
