@@ -180,19 +180,21 @@ def walks(codes, first, last, rng):
     return level
 
 
-def currencies_of(provider, codes, rng):
+def currencies_of(provider, codes, pegged, rng):
     """The provider's foreign currencies: mostly the popular ones, a few others of its region's choosing."""
     key, pivot, count = provider[0], provider[4], provider[9]
     if key == "NBP":
         return sorted(code for code in codes if code != pivot and code not in DEFUNCT)
     others = [code for code in codes if code not in POPULAR and code not in DEFUNCT]
     # Before 1999 there was no euro to quote.
-    popular = [code for code in POPULAR if code in codes and not (code == "EUR" and provider[7] and provider[7] < "1999")]
+    popular = [code for code in POPULAR if code in codes and code != pivot
+               and not (code == "EUR" and provider[7] and provider[7] < "1999")]
     chosen = popular[: max(1, count * 3 // 4)]
     chosen += rng.sample(others, count - len(chosen)) if count > len(chosen) else []
-    if key in ("AMCM", "BCEAO"):  # a pegged pivot: its pegged foreign rows would not be asked as a base
-        chosen = [code for code in chosen if code in POPULAR[:10]] or ["USD"]
-    return sorted({code for code in chosen if code != pivot})
+    if pivot in pegged:
+        # A mirror asks a pegged foreign code with the pivot as the base, which a pegged pivot cannot be.
+        chosen = [code for code in chosen if code not in pegged]
+    return sorted(chosen)
 
 
 def main():
@@ -206,6 +208,7 @@ def main():
     first = min(dt.date.fromisoformat(p[6] or MISSING_STARTS[p[0]]) for p in PROVIDERS)
     codes = universe()
     level = walks(codes, first, until, rng)
+    pegged = {peg["quote"] for peg in json.loads(PEGS.read_text())}
     out = Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
     rows, quoted, meta = 0, set(), []
@@ -215,7 +218,7 @@ def main():
             key, name, country, rate_type, pivot, cadence, start, end, pivot_is_base, _ = provider
             start = dt.date.fromisoformat(start or MISSING_STARTS[key])
             end = dt.date.fromisoformat(end) if end else until
-            foreign = currencies_of(provider, codes, rng)
+            foreign = currencies_of(provider, codes, pegged, rng)
             daily = foreign[:] if key != "NBP" else [code for code in foreign if code in POPULAR[:32]]
             digits = rng.choice((4, 5, 6))
             bias = {code: math.exp(rng.gauss(0, 0.0008)) for code in foreign}
