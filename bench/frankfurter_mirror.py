@@ -70,16 +70,19 @@ def expected_requests(providers):
 
 
 def generate(tools, folder):
-    """The full-size set in `folder`/frankfurter; returns the generator's line (rows, providers, currencies)."""
+    """The full-size set in `folder`/frankfurter; returns what it is, and its number of rows."""
     if os.environ.get("BENCH_FRANKFURTER_SET"):
         os.makedirs(os.path.dirname(folder), exist_ok=True)
         os.symlink(os.path.abspath(os.environ["BENCH_FRANKFURTER_SET"]), folder)
-        return f"the set in {os.environ['BENCH_FRANKFURTER_SET']} (BENCH_FRANKFURTER_SET)"
-    os.makedirs(folder)
-    started = time.monotonic()
-    out = subprocess.run([sys.executable, os.path.join(tools.root, "tools/generate/frankfurter-full.py"),
-                          os.path.join(folder, "frankfurter")], check=True, capture_output=True, text=True).stdout.strip()
-    return f"{out.split(': ', 1)[1]} (generated in {time.monotonic() - started:.0f} s)"
+        made = f"the set in {os.environ['BENCH_FRANKFURTER_SET']} (BENCH_FRANKFURTER_SET)"
+    else:
+        os.makedirs(folder)
+        started = time.monotonic()
+        out = subprocess.run([sys.executable, os.path.join(tools.root, "tools/generate/frankfurter-full.py"),
+                              os.path.join(folder, "frankfurter")], check=True, capture_output=True, text=True).stdout
+        made = f"{out.strip().split(': ', 1)[1]} (generated in {time.monotonic() - started:.0f} s)"
+    with open(os.path.join(folder, "frankfurter", "rows.csv"), "rb") as rows:
+        return made, sum(chunk.count(b"\n") for chunk in iter(lambda: rows.read(1 << 24), b"")) - 1
 
 
 def status_of(tools, port):
@@ -177,7 +180,7 @@ def run(tools):
     folder = os.path.join(tools.work, "frankfurter", "upstream")
     upstream_port, port = tools.ports["upstream"], tools.ports["larder"]
     print("bench: a full-size Frankfurter set …", flush=True)
-    made = generate(tools, folder)
+    made, rows = generate(tools, folder)
     print(f"bench: {made}", flush=True)
     tools.processes.start("frankfurter-upstream", [tools.sample_upstream, "--root", folder, "--port", str(upstream_port),
                                                    "--log-level", "error"])
@@ -212,7 +215,7 @@ def run(tools):
         return lines, checks
     rss_after = max(sync["rss_served"], sync["rss_idle"])
     lines += [f"- First sync from an empty cache: every provider synced after **{sync['synced']:.1f} s** "
-              f"(`/status`: {sync['rows']:,} rows mirrored), the mirror served (`/v2/providers` lists {len(providers)}) "
+              f"(`/status`: {sync['rows']:,} rows mirrored of the set's {rows:,}), the mirror served (`/v2/providers` lists {len(providers)}) "
               f"after **{sync['served']:.1f} s**; the upstream was asked {asked.get('/v2/rates', 0):,} `/v2/rates` "
               f"(the plan's {expected:,}), {asked.get('/v2/providers', 0)} `/v2/providers`, "
               f"{asked.get('/v2/currencies', 0)} `/v2/currencies`.",

@@ -185,7 +185,7 @@ def currencies_of(provider, codes, pegged, rng):
     key, pivot, count = provider[0], provider[4], provider[9]
     if key == "NBP":
         return sorted(code for code in codes if code != pivot and code not in DEFUNCT)
-    others = [code for code in codes if code not in POPULAR and code not in DEFUNCT]
+    others = [code for code in codes if code not in POPULAR and code not in DEFUNCT and code != pivot]
     # Before 1999 there was no euro to quote.
     popular = [code for code in POPULAR if code in codes and code != pivot
                and not (code == "EUR" and provider[7] and provider[7] < "1999")]
