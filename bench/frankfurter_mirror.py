@@ -9,7 +9,8 @@ Then, SPEC §7's rows of a local Frankfurter:
 first sync      release Larder on an empty cache mirroring the upstream's root (`;format=frankfurter`), from
                 spawn until `/status` says every provider synced, and until `/v2/providers` serves them all
                 (the mirror published); `/status` polled every 0.5 s, a 15-minute cap; resident memory
-                (VmRSS) sampled every 0.2 s during it, and after it: at once, and once 5 s idle.
+                (VmRSS) sampled every 0.2 s during it, and after it: at once, and once 5 s idle; the CPU
+                time Larder and the sample upstream used until synced (the upstream's share should be small).
 latest          wrk `GET /v2/rates` (no query: every currency, blended) against `GET /rates` on the same
                 Larder, BENCH_ROUNDS alternating rounds, ratios round by round.
 whole history   one `GET /v2/rates?from=<first day>&to=<last day>` with `Accept: application/x-ndjson`:
@@ -85,6 +86,16 @@ def generate(tools, folder):
         return made, sum(chunk.count(b"\n") for chunk in iter(lambda: rows.read(1 << 24), b"")) - 1
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far, every thread's."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def status_of(tools, port):
     status, body, _ = tools.request("GET", f"http://127.0.0.1:{port}/status", timeout=10)
     return json.loads(body)["resources"]["rates"] if status == 200 else None
@@ -99,6 +110,8 @@ def upstream_requests(tools, port):
 def first_sync(tools, port, upstream_port, providers, expected):
     """Spawn to every provider synced, and to the mirror served; the figures, or an error."""
     count = len(providers)
+    upstream_pid = tools.processes.running["frankfurter-upstream"].pid
+    upstream_cpu = cpu_seconds(upstream_pid)
     cache = os.path.join(tools.work, "frankfurter", "cache")
     started = time.monotonic()
     larder = tools.processes.start("frankfurter-larder", [
@@ -118,6 +131,7 @@ def first_sync(tools, port, upstream_port, providers, expected):
         found = SYNCED.search(json.dumps(rates))
         if result["synced"] is None and found and int(found[1]) == int(found[2]) == count:
             result["synced"], result["rows"], result["rss_synced"] = time.monotonic() - started, int(found[3]), sampler.last
+            result["rss_peak_sync"], result["cpu"] = sampler.peak, (cpu_seconds(larder.pid), cpu_seconds(upstream_pid) - upstream_cpu)
         if result["synced"] is not None:
             status, body, _ = tools.request("GET", f"http://127.0.0.1:{port}/v2/providers", timeout=30)
             if status == 200 and len(json.loads(body)) == count:
@@ -218,9 +232,11 @@ def run(tools):
               f"(`/status`: {sync['rows']:,} rows mirrored of the set's {rows:,}), the mirror served (`/v2/providers` lists {len(providers)}) "
               f"after **{sync['served']:.1f} s**; the upstream was asked {asked.get('/v2/rates', 0):,} `/v2/rates` "
               f"(the plan's {expected:,}), {asked.get('/v2/providers', 0)} `/v2/providers`, "
-              f"{asked.get('/v2/currencies', 0)} `/v2/currencies`.",
-              f"- Larder's resident memory: {sync['rss_synced'] / 1024:.1f} MiB when `/status` said synced, peak "
-              f"{sync['rss_peak'] / 1024:.1f} MiB, **{sync['rss_served'] / 1024:.1f} MiB** once the mirror was served, "
+              f"{asked.get('/v2/currencies', 0)} `/v2/currencies`; CPU time to synced: Larder {sync['cpu'][0]:.1f} s, "
+              f"the sample upstream {sync['cpu'][1]:.1f} s.",
+              f"- Larder's resident memory: peak {sync['rss_peak_sync'] / 1024:.1f} MiB until `/status` said synced "
+              f"({sync['rss_synced'] / 1024:.1f} MiB then), peak {sync['rss_peak'] / 1024:.1f} MiB until the mirror was "
+              f"served, **{sync['rss_served'] / 1024:.1f} MiB** once it was, "
               f"{sync['rss_idle'] / 1024:.1f} MiB 5 s later ({sync['split_idle'][0] / 1024:.1f} MiB anonymous, "
               f"{sync['split_idle'][1] / 1024:.1f} MiB file-backed)."]
 
