@@ -22,8 +22,10 @@ Deterministic for a seed and a last day (default: today, UTC, so the latest answ
 - rates from one random walk per currency against the US dollar (so providers agree within a
   provider's own small bias and the consensus has something to do), pegged currencies at their peg,
   published with 4–6 significant digits per provider, in plain notation.
-The rows number some 8 million (`tools/generate/frankfurter-full.py` prints the count): about what
-Frankfurter's own table holds for these providers' histories.
+The rows number 11.7 million (the count is printed; 355 MB of CSV, some 20 s): each provider's
+currencies times its business days since its coverage start, which is what Frankfurter's own table
+would hold for these histories; the largest are BDI (120 currencies since 1999, 0.86 million), CBU (75
+since 1994), DNB (30 since 1977), NBP (32 daily and ~118 weekly since 2002) and FRED (22 since 1971).
 Usage: tools/generate/frankfurter-full.py OUT_DIR [--seed N] [--until YYYY-MM-DD]
 """
 import argparse
