@@ -125,6 +125,24 @@ extension Store {
                 t.primaryKey(["provider", "window"])
             }
         }
+        migrator.registerMigration("v7: a Frankfurter v2 mirror read by window") { db in
+            // A query reads a window of days, in the order the blend sums in (the index carries the key).
+            try db.create(index: "frankfurter_rows_by_date", on: "frankfurter_rows", columns: ["date"])
+            // Each (provider, base, quote)'s first and last day, kept by every commit: the catalogue's
+            // coverage without a pass over millions of rows.
+            try db.create(table: "frankfurter_coverage", options: .withoutRowID) { t in
+                t.column("provider", .text).notNull()
+                t.column("base", .text).notNull()
+                t.column("quote", .text).notNull()
+                t.column("first", .text).notNull()
+                t.column("last", .text).notNull()
+                t.primaryKey(["provider", "base", "quote"])
+            }
+            try db.execute(sql: """
+                INSERT INTO frankfurter_coverage(provider, base, quote, first, last)
+                SELECT provider, base, quote, min(date), max(date) FROM frankfurter_rows GROUP BY provider, base, quote
+                """)
+        }
         return migrator
     }
 }
