@@ -29,9 +29,14 @@ extension Store {
     /// base and quote: the order Frankfurter's read meets them, which the blend sums in.
     public func frankfurterRows(from: String, through: String) throws(StoreError) -> [FrankfurterRowRecord] {
         try read { db in
+            // One range of the primary key (provider, date, …) per provider, not a pass over every row.
             try Row.fetchAll(
                 db,
-                sql: "SELECT provider, date, base, quote, rate FROM frankfurter_rows WHERE date BETWEEN ? AND ? ORDER BY date, provider, base, quote",
+                sql: """
+                    SELECT provider, date, base, quote, rate FROM frankfurter_rows
+                    WHERE provider IN (SELECT DISTINCT provider FROM frankfurter_coverage) AND date BETWEEN ? AND ?
+                    ORDER BY date, provider, base, quote
+                    """,
                 arguments: [from, through]
             ).map { FrankfurterRowRecord(provider: $0[0], date: $0[1], base: $0[2], quote: $0[3], rate: $0[4]) }
         }
@@ -40,16 +45,18 @@ extension Store {
     /// Every day holding a mirrored row on or before `notAfter`, ascending.
     public func frankfurterDays(notAfter: String) throws(StoreError) -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT DISTINCT date FROM frankfurter_rows WHERE date <= ? ORDER BY date", arguments: [notAfter])
+            try String.fetchAll(db, sql: "SELECT date FROM frankfurter_days WHERE date <= ? ORDER BY date", arguments: [notAfter])
         }
     }
 
     /// How many mirrored rows are dated after `notAfter`, and a few of them as `provider date`.
     public func frankfurterRowsAfter(_ notAfter: String) throws(StoreError) -> (count: Int, some: [String]) {
         try read { db in
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM frankfurter_rows WHERE date > ?", arguments: [notAfter]) ?? 0
+            // Rare (a clock that ran ahead once): read by provider through the primary key.
+            let later = "provider IN (SELECT DISTINCT provider FROM frankfurter_coverage WHERE last > ?1) AND date > ?1"
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM frankfurter_rows WHERE \(later)", arguments: [notAfter]) ?? 0
             let some = try Row.fetchAll(
-                db, sql: "SELECT provider, date FROM frankfurter_rows WHERE date > ? ORDER BY date LIMIT 5", arguments: [notAfter]
+                db, sql: "SELECT provider, date FROM frankfurter_rows WHERE \(later) ORDER BY date LIMIT 5", arguments: [notAfter]
             ).map { "\($0[0] as String) \($0[1] as String)" }
             return (count, some)
         }
@@ -85,8 +92,14 @@ extension Store {
     public func frankfurterNewestDays(notAfter: String) async throws(StoreError) -> [String: String] {
         try await read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT provider, max(date) FROM frankfurter_rows WHERE date <= ? GROUP BY provider", arguments: [notAfter])
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: max)
+                db,
+                sql: """
+                    SELECT provider, (SELECT max(date) FROM frankfurter_rows r WHERE r.provider = p.provider AND r.date <= ?)
+                    FROM (SELECT DISTINCT provider FROM frankfurter_coverage) p
+                    """,
+                arguments: [notAfter])
+            // One lookup of the primary key per provider, not a pass over every row.
+            return Dictionary(rows.compactMap { row in (row[1] as String?).map { (row[0] as String, $0) } }, uniquingKeysWith: max)
         }
     }
 
@@ -150,8 +163,10 @@ extension Store {
         }
     }
 
-    /// The coverage table widened by newly added rows, in their commit's transaction.
+    /// The coverage and days tables widened by newly added rows, in their commit's transaction.
     private static func widenCoverage(with added: [FrankfurterRowRecord], in db: Database) throws {
+        let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO frankfurter_days(date) VALUES (?)")
+        for date in Set(added.map(\.date)) { try day.execute(arguments: [date]) }
         var spans: [String: (row: FrankfurterRowRecord, first: String, last: String)] = [:]
         for row in added {
             let key = row.provider + "/" + row.base + "/" + row.quote

@@ -126,8 +126,12 @@ extension Store {
             }
         }
         migrator.registerMigration("v7: a Frankfurter v2 mirror read by window") { db in
-            // A query reads a window of days, in the order the blend sums in (the index carries the key).
-            try db.create(index: "frankfurter_rows_by_date", on: "frankfurter_rows", columns: ["date"])
+            // The days holding rows, kept by every commit: a query's window is found without a pass over
+            // the rows (an index by date would cost every insert a random write into millions of entries).
+            try db.create(table: "frankfurter_days", options: .withoutRowID) { t in
+                t.primaryKey("date", .text)
+            }
+            try db.execute(sql: "INSERT INTO frankfurter_days(date) SELECT DISTINCT date FROM frankfurter_rows")
             // Each (provider, base, quote)'s first and last day, kept by every commit: the catalogue's
             // coverage without a pass over millions of rows.
             try db.create(table: "frankfurter_coverage", options: .withoutRowID) { t in

@@ -16,6 +16,7 @@ final class V2SnapshotState: Sendable {
     private let rollups: Rollups
     private let readCoverage = Mutex<ProviderCoverage?>(nil)
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
+    private let making = Mutex<Void>(())
 
     /// A one-provider feed's history; its rows name no provider, the queries name them `provider`.
     convenience init(_ history: RatesHistory, provider: String) {
@@ -68,10 +69,14 @@ final class V2SnapshotState: Sendable {
 
     /// The default `/v2/rates` answer of `today`, kept until the next day or the next snapshot.
     func latest(today: Int, _ make: () -> PreparedAnswer) -> PreparedAnswer {
-        if let kept = latest.withLock({ $0 }), kept.today == today { return kept.answer }
-        let answer = make()
-        latest.withLock { $0 = (today, answer) }
-        return answer
+        if let kept = kept(today: today) { return kept }
+        // Made once: the requests arriving meanwhile wait for it rather than each blending the day again.
+        return making.withLock { _ in
+            if let kept = kept(today: today) { return kept }
+            let answer = make()
+            latest.withLock { $0 = (today, answer) }
+            return answer
+        }
     }
 
     /// The week and month buckets each chunk of a range needs, built from that chunk's days (never the

@@ -9,10 +9,10 @@ import Synchronization
 /// and only the last few such blocks kept, so memory stays flat whatever the mirror's size (a full
 /// Frankfurter is millions of rows).
 final class StoreMirrorRows: V2RowSource {
-    /// Days read per query: a blend's 14-day lookback and a range's chunk take one or two.
-    static let blockDays = 32
+    /// Days read per query: a blend's 14-day lookback takes one or two.
+    static let blockDays = 16
     /// Blocks kept: a range walks forward, a lookback reaches one block back.
-    static let keptBlocks = 6
+    static let keptBlocks = 4
 
     private let store: Store
     private let days: [Int]
