@@ -56,6 +56,8 @@ public final class RatesCache: Sendable {
     let crossCheck: RatesCrossCheck?
     /// Stored days after the bounds at start, served as soon as the bounds pass them (SPEC §4.11).
     let heldOut: HeldOutDays
+    /// How far a Frankfurter v2 mirror's sync is; nil figures until one began.
+    public let mirrorProgress = FrankfurterMirrorProgress()
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9). Refreshes and cross-checks run as jobs of `background`.
@@ -119,7 +121,7 @@ public final class RatesCache: Sendable {
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
             maxBytes: settings.maxBytes, today: today,
-            upstreamSwitch: upstreamSwitch, events: events, logger: logger, due: calendar)
+            upstreamSwitch: upstreamSwitch, events: events, logger: logger, mirrorProgress: mirrorProgress, due: calendar)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,

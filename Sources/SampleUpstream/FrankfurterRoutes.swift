@@ -8,15 +8,16 @@ import LarderRates
 /// changes the answers):
 ///
 /// - `GET /v2/providers`: `providers.json` sorted by key, with `start_date`, `end_date` and `currencies`
-///   from each provider's rows, `data_url`, `terms_url`, `publishes_missed` null, and the set's
-///   `orientation` (which way the provider stores its rows; Frankfurter does not publish it).
+///   from each provider's rows, `data_url`, `terms_url`, `publishes_missed` null: Frankfurter's fields
+///   only (which way a provider stores its rows is not among them; the mirror probes for it).
 /// - `GET /v2/currencies?scope=all`: every code of the rows with its first and last day, and each
 ///   pegged code whose anchor is there with the anchor's days.
 /// - `GET /v2/rates?providers=KEY&base=…[&quotes=…]&from=…&to=…`: one provider's stored rows of that
 ///   base, their digits as stored, ascending by date then quote, each pair silent on `from` opening
 ///   with its newest row of the 14 days before (Frankfurter's snap-back); a pegged base is `[]`; a
 ///   daily range over 5 years without ≤ 5 providers and ≤ 5 quotes, an unknown parameter or a bad
-///   date is Frankfurter's 422. Other shapes (a blend of providers, a derived orientation) are not played.
+///   date is Frankfurter's 422. A pair stored the other way round is derived as Frankfurter derives it (`1 / rate`
+///   rounded by magnitude), so only the stored orientation echoes the digits. A blend of providers is not played.
 ///
 /// Faults and the request log apply as to files.
 struct FrankfurterRoutes {
@@ -74,10 +75,7 @@ struct FrankfurterRoutes {
             writer.key("currencies")
             writer.raw("[")
             writer.raw(rows.codes.map { "\"\($0)\"" }.joined(separator: ","))
-            writer.raw("],")
-            writer.key("orientation")
-            Self.write(fields["orientation"] ?? .null, into: &writer)
-            writer.raw("}")
+            writer.raw("]}")
         }
         writer.raw("]")
         return writer.bytes
