@@ -16,7 +16,7 @@ MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/li
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror
 
-.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-instructions epoll-churn fuzz
+.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
@@ -76,7 +76,7 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, and the documents mirror at 1,000 to 100,000 documents against wget and aria2c, then instructions per request under callgrind (about 45 minutes; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, the documents mirror at 1,000 to 100,000 documents against wget and aria2c, a local Frankfurter at full size, then instructions per request under callgrind (about 50 minutes; not in CI)
 bench: build deps-epoll
 	@missing=""; \
 	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2 valgrind:valgrind; do \
@@ -118,6 +118,11 @@ bench-mirror: build deps-epoll
 ## bench-failover: only the several-upstreams scenario of make bench: refreshes with a dead primary (refused, and a black hole) against the secondary alone, over two breaker windows, and the ECB data API's updatedAfter bytes against a full history (about 3 minutes)
 bench-failover: build deps-epoll
 	python3 bench/bench.py --only failover
+
+## bench-frankfurter: only the local Frankfurter at full size of make bench (bench/frankfurter_mirror.py): Frankfurter's 84 providers, ~160 currencies and some 11 million rows generated (tools/generate/frankfurter-full.py) and served by the sample upstream; Larder's first sync from an empty cache and its resident memory, GET /v2/rates against GET /rates with wrk, a whole-history NDJSON answer's memory growth (about 6 minutes; some 1 GB of disk in the work folder)
+bench-frankfurter: build
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "bench-frankfurter needs: apt-get install -y wrk"; exit 1; }
+	python3 bench/bench.py --only frankfurter
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of tools/deps/libmicrohttpd-epoll-timeout.patch (a few seconds)
 EPOLL_CHURN_LIMIT ?= 5

@@ -15,7 +15,9 @@ status page (bench/page.py): `GET /rates` with and without a headless chromium t
 the listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), Larder against nginx
 `gzip_static` and `gzip on`. Last, the documents mirror at scale (bench/mirror.py): first sync against
 `wget -i` and `aria2c -j16`, start to ready on a warm cache, resident memory and the listing's size, at
-1,000 to 100,000 documents. Then instructions per request (bench/instructions.py): Larder, the ceiling and
+1,000 to 100,000 documents. Then a local Frankfurter at full size (bench/frankfurter_mirror.py): Frankfurter's 84
+providers, ~160 currencies, some 11 million rows generated and served by the sample upstream, Larder's first
+sync of them, its memory, `/v2/rates` against `/rates` and a whole-history NDJSON answer. Then instructions per request (bench/instructions.py): Larder, the ceiling and
 nginx each under callgrind, a count any machine reproduces.
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
@@ -23,7 +25,8 @@ Prints one report (also written to .build/bench-report.md) and the SPEC §7 targ
 larder binary as a target, to compare a change side by side); `--only page` the status page's;
 `--only gzip` the gzipped listing alone; `--only mirror` the documents mirror's (bench/mirror.py says
 its own settings); `--only failover` several upstreams: a dead primary, and the ECB data API's
-incremental refresh (bench/failover.py).
+incremental refresh (bench/failover.py); `--only frankfurter` the local Frankfurter at full size
+(bench/frankfurter_mirror.py says its own settings).
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (the gzipped listing's documents, default 10000),
 BENCH_THREADS (Larder's and the ceiling's threads outside the idle and churn scenarios, default 2, as many as nginx static's workers, SPEC §7),
@@ -56,6 +59,7 @@ import urllib.error
 import urllib.request
 
 import failover
+import frankfurter_mirror
 import idle
 import instructions
 import listing_gzip
@@ -75,7 +79,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
          "ceiling": 18685, "cold": 18686, "idle": 18688, "idle-before": 18689, "page": 18690,
          "mirror-upstream": 18691, "mirror-proxy": 18692, "mirror": 18693, "gzip": 18695, "idle-nginx": 18696,
-         "failover-upstream": 18697, "failover": 18698}
+         "failover-upstream": 18697, "failover": 18698, "frankfurter-upstream": 18699, "frankfurter": 18700}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
@@ -85,7 +89,7 @@ V2_YEAR_CSV = "/v2/rates.csv?from=2025-11-20&to=2026-11-20"
 V2_HISTORY = "/v2/rates?from=1999-01-04"
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover"}
+ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover", "frankfurter"}
 
 
 def url(target, path):
@@ -531,14 +535,19 @@ def run(processes):
     processes.stop_all()
     failover_lines, failover_checks = failover.run(failover_tools(processes))
 
+    # A local Frankfurter at full size: its first sync, memory, latest answer and whole history.
+    processes.stop_all()
+    frankfurter_lines, frankfurter_checks = frankfurter_mirror.run(frankfurter_tools(processes))
+
     # Instructions per request (bench/instructions.py), each server alone under callgrind.
     processes.stop_all()
     instruction_lines, instruction_checks = instructions.run(BIN)
 
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), larder_rss_end,
            larder_rss_split, (history_days, history_bytes),
-           ndjson_lines + idle_lines + gzip_lines + mirror_lines + failover_lines + [""] + instruction_lines,
-           ndjson_checks + idle_checks + mirror_checks + failover_checks + instruction_checks)
+           ndjson_lines + idle_lines + gzip_lines + mirror_lines + failover_lines + frankfurter_lines + [""]
+           + instruction_lines,
+           ndjson_checks + idle_checks + mirror_checks + failover_checks + frankfurter_checks + instruction_checks)
 
 
 def run_idle(processes, static, scenarios):
@@ -623,6 +632,15 @@ def failover_tools(processes):
         wait_until=wait_until, write_ecb_history=write_ecb_history, history_file=HISTORY_FILE)
 
 
+def frankfurter_tools(processes):
+    """What bench/frankfurter_mirror.py uses of this file."""
+    return types.SimpleNamespace(
+        processes=processes, larder=f"{BIN}/larder", sample_upstream=f"{BIN}/sample-upstream", work=WORK, root=ROOT,
+        threads=THREADS, connections=CONNECTIONS, rounds=ROUNDS,
+        ports={"upstream": PORTS["frankfurter-upstream"], "larder": PORTS["frankfurter"]}, request=request,
+        wait_until=wait_until, rss_kib=rss_kib, rss_split=rss_split, wrk=wrk)
+
+
 def run_only(processes, scenarios):
     """`--only idle,churn,page,gzip,mirror`: those scenarios alone, with the sample upstream for all but the
     mirror (nginx static for idle, churn and gzip); the mirror brings its own nginx."""
@@ -642,7 +660,7 @@ def run_only(processes, scenarios):
         load = loadavg.read().split()[:3]
     with_nginx = scenarios & {"idle", "churn", "gzip"}
     lines = [f"## bench --only {','.join(sorted(scenarios))} — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
-             (f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds, medians; " if scenarios - {"mirror"} else "")
+             (f"wrk -t1 -c{CONNECTIONS} -d{SECONDS}s, {ROUNDS} alternating rounds, medians; " if scenarios - {"mirror", "failover"} else "")
              + f"{machine()}, the cores shared by the clients and the servers (load average at start {' '.join(load)}); "
              + (f"Larder on --threads N against nginx on N workers, N = {', '.join(map(str, WORKERS))}"
                 if scenarios & {"idle", "churn"} else f"Larder on {THREADS} thread(s)")
@@ -680,6 +698,10 @@ def run_only(processes, scenarios):
         processes.stop_all()
         failover_lines, failover_checks = failover.run(failover_tools(processes))
         lines += failover_lines + target_rows(failover_checks)[0]
+    if "frankfurter" in scenarios:
+        processes.stop_all()
+        frankfurter_lines, frankfurter_checks = frankfurter_mirror.run(frankfurter_tools(processes))
+        lines += frankfurter_lines + target_rows(frankfurter_checks)[0]
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
@@ -704,8 +726,14 @@ def target_rows(checks):
             return bool(value)
         return value <= -bound if bound < 0 else value >= bound
 
-    def show(value):
-        return "yes" if value is True else "no" if value is False else f"{value:.2f}" if isinstance(value, float) else str(value)
+    def show(value, bound):
+        """Two decimals, unless they would seem to meet a bound the figure misses (or the other way round)."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if not isinstance(value, float):
+            return str(value)
+        shown = f"{value:.2f}"
+        return shown if isinstance(bound, str) or meets(float(shown), bound) == meets(value, bound) else f"{value:.6g}"
     for name, value, bound in checks:
         if isinstance(value, str):
             met, shown = False, value
@@ -713,9 +741,9 @@ def target_rows(checks):
             middle = statistics.median(value)
             worst = max(value) if bound == "=0" or (not isinstance(bound, str) and bound < 0) else min(value)
             met = meets(middle, bound) and meets(worst, bound)
-            shown = (f"{middle:g} ({worst:g})" if isinstance(bound, str) else f"{show(middle)} ({show(worst)})")
+            shown = (f"{middle:g} ({worst:g})" if isinstance(bound, str) else f"{show(middle, bound)} ({show(worst, bound)})")
         else:
-            met, shown = meets(value, bound), show(value)
+            met, shown = meets(value, bound), show(value, bound)
         failed += not met
         lines.append(f"| {name} | {shown} | {'yes' if met else '**no**'} |")
     return lines, failed

@@ -1,3 +1,4 @@
+public import LarderHTTP
 public import LarderFreshness
 public import LarderRates
 public import LarderServing
@@ -19,4 +20,7 @@ public protocol RatesSource: AnyObject, Sendable {
     var coldWait: Duration { get }
     var events: any CacheEvents { get }
     var logger: Logger { get }
+    /// Runs `work` off the server's threads, on the process's bounded executor: an answer a mirror
+    /// computes from rows it reads from the store.
+    func offload(_ work: @escaping @Sendable () -> Response) async -> Response
 }

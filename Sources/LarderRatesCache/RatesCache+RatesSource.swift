@@ -1,6 +1,8 @@
+public import LarderHTTP
 public import LarderRates
 public import LarderRatesAPI
 public import LarderServing
+import LarderStore
 
 /// The rates routes read the cache through `RatesSource`: the refresher, the events and the logger are
 /// its own members; these are the rest.
@@ -8,4 +10,8 @@ extension RatesCache: RatesSource {
     public var published: Published<RatesSnapshot> { snapshot }
     public var provider: RatesProvider? { publisher.provider }
     public var coldWait: Duration { Self.coldWait }
+
+    public func offload(_ work: @escaping @Sendable () -> Response) async -> Response {
+        await store.blocking.run { work() }
+    }
 }

@@ -58,6 +58,8 @@ public final class RatesCache: Sendable {
     let heldOut: HeldOutDays
     /// SPEC §4.11's "today": the later of the clock and the newest instant recorded; v1's and v2's lookbacks run from it.
     public let today: BoundsClock
+    /// How far a Frankfurter v2 mirror's sync is; nil figures until one began.
+    public let mirrorProgress = FrankfurterMirrorProgress()
 
     /// Loads every stored day so a restart serves at once; a changed `--rates-url` keeps them, served
     /// stale, until the new upstream delivers (SPEC §4.9). Refreshes and cross-checks run as jobs of `background`.
@@ -122,7 +124,7 @@ public final class RatesCache: Sendable {
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
             maxBytes: settings.maxBytes, today: today,
-            upstreamSwitch: upstreamSwitch, events: events, logger: logger, due: calendar)
+            upstreamSwitch: upstreamSwitch, events: events, logger: logger, mirrorProgress: mirrorProgress, due: calendar)
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,

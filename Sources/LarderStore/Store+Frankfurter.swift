@@ -22,9 +22,64 @@ public struct FrankfurterRowRecord: Sendable, Equatable, Hashable {
 extension Store {
     /// Every mirrored row, ascending by date, provider, base and quote.
     public func frankfurterRows() throws(StoreError) -> [FrankfurterRowRecord] {
+        try frankfurterRows(from: "", through: "\u{10FFFF}")
+    }
+
+    /// The mirrored rows dated `from` through `through` (`YYYY-MM-DD`), ascending by date, provider,
+    /// base and quote: the order Frankfurter's read meets them, which the blend sums in.
+    public func frankfurterRows(from: String, through: String) throws(StoreError) -> [FrankfurterRowRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT provider, date, base, quote, rate FROM frankfurter_rows ORDER BY date, provider, base, quote")
-                .map { FrankfurterRowRecord(provider: $0[0], date: $0[1], base: $0[2], quote: $0[3], rate: $0[4]) }
+            // One range of the primary key (provider, date, …) per provider, not a pass over every row.
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT provider, date, base, quote, rate FROM frankfurter_rows
+                    WHERE provider IN (SELECT DISTINCT provider FROM frankfurter_coverage) AND date BETWEEN ? AND ?
+                    ORDER BY date, provider, base, quote
+                    """,
+                arguments: [from, through]
+            ).map { FrankfurterRowRecord(provider: $0[0], date: $0[1], base: $0[2], quote: $0[3], rate: $0[4]) }
+        }
+    }
+
+    /// Every day holding a mirrored row on or before `notAfter`, ascending.
+    public func frankfurterDays(notAfter: String) throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT date FROM frankfurter_days WHERE date <= ? ORDER BY date", arguments: [notAfter])
+        }
+    }
+
+    /// How many mirrored rows are dated after `notAfter`, and a few of them as `provider date`.
+    public func frankfurterRowsAfter(_ notAfter: String) throws(StoreError) -> (count: Int, some: [String]) {
+        try read { db in
+            // Rare (a clock that ran ahead once): read by provider through the primary key.
+            let later = "provider IN (SELECT DISTINCT provider FROM frankfurter_coverage WHERE last > ?1) AND date > ?1"
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM frankfurter_rows WHERE \(later)", arguments: [notAfter]) ?? 0
+            let some = try Row.fetchAll(
+                db, sql: "SELECT provider, date FROM frankfurter_rows WHERE \(later) ORDER BY date LIMIT 5", arguments: [notAfter]
+            ).map { "\($0[0] as String) \($0[1] as String)" }
+            return (count, some)
+        }
+    }
+
+    /// Each (provider, base, quote)'s first and last mirrored day on or before `notAfter`.
+    public func frankfurterCoverage(notAfter: String) throws(StoreError) -> [(provider: String, base: String, quote: String, first: String, last: String)] {
+        try read { db in
+            var spans: [(provider: String, base: String, quote: String, first: String, last: String)] = []
+            for row in try Row.fetchAll(db, sql: "SELECT provider, base, quote, first, last FROM frankfurter_coverage") {
+                let (provider, base, quote, first) = (row[0] as String, row[1] as String, row[2] as String, row[3] as String)
+                var last: String = row[4]
+                if first > notAfter { continue }
+                if last > notAfter {
+                    // Rare (a clock that ran ahead once): the pair's last day within the bounds.
+                    guard let within = try String.fetchOne(
+                        db, sql: "SELECT max(date) FROM frankfurter_rows WHERE provider = ? AND base = ? AND quote = ? AND date <= ?",
+                        arguments: [provider, base, quote, notAfter]) else { continue }
+                    last = within
+                }
+                spans.append((provider, base, quote, first, last))
+            }
+            return spans
         }
     }
 
@@ -37,8 +92,14 @@ extension Store {
     public func frankfurterNewestDays(notAfter: String) async throws(StoreError) -> [String: String] {
         try await read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT provider, max(date) FROM frankfurter_rows WHERE date <= ? GROUP BY provider", arguments: [notAfter])
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: max)
+                db,
+                sql: """
+                    SELECT provider, (SELECT max(date) FROM frankfurter_rows r WHERE r.provider = p.provider AND r.date <= ?)
+                    FROM (SELECT DISTINCT provider FROM frankfurter_coverage) p
+                    """,
+                arguments: [notAfter])
+            // One lookup of the primary key per provider, not a pass over every row.
+            return Dictionary(rows.compactMap { row in (row[1] as String?).map { (row[0] as String, $0) } }, uniquingKeysWith: max)
         }
     }
 
@@ -82,6 +143,7 @@ extension Store {
                 try insert.execute(arguments: [row.provider, row.date, row.base, row.quote, row.rate])
                 if db.changesCount > 0 { added.append(row) }
             }
+            try Self.widenCoverage(with: added, in: db)
             if let window {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO frankfurter_windows(provider, window, finished_at) VALUES (?, ?, ?)",
@@ -98,6 +160,28 @@ extension Store {
             let sets = days.isEmpty ? [] : derive(days)
             try Self.commitRates(sets, item: item, format: nil, adopting: nil, in: db)
             return added
+        }
+    }
+
+    /// The coverage and days tables widened by newly added rows, in their commit's transaction.
+    private static func widenCoverage(with added: [FrankfurterRowRecord], in db: Database) throws {
+        let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO frankfurter_days(date) VALUES (?)")
+        for date in Set(added.map(\.date)) { try day.execute(arguments: [date]) }
+        var spans: [String: (row: FrankfurterRowRecord, first: String, last: String)] = [:]
+        for row in added {
+            let key = row.provider + "/" + row.base + "/" + row.quote
+            if let span = spans[key] {
+                spans[key] = (span.row, min(span.first, row.date), max(span.last, row.date))
+            } else {
+                spans[key] = (row, row.date, row.date)
+            }
+        }
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO frankfurter_coverage(provider, base, quote, first, last) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(provider, base, quote) DO UPDATE SET first = min(first, excluded.first), last = max(last, excluded.last)
+            """)
+        for span in spans.values {
+            try upsert.execute(arguments: [span.row.provider, span.row.base, span.row.quote, span.first, span.last])
         }
     }
 }

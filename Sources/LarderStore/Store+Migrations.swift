@@ -125,6 +125,28 @@ extension Store {
                 t.primaryKey(["provider", "window"])
             }
         }
+        migrator.registerMigration("v7: a Frankfurter v2 mirror read by window") { db in
+            // The days holding rows, kept by every commit: a query's window is found without a pass over
+            // the rows (an index by date would cost every insert a random write into millions of entries).
+            try db.create(table: "frankfurter_days", options: .withoutRowID) { t in
+                t.primaryKey("date", .text)
+            }
+            try db.execute(sql: "INSERT INTO frankfurter_days(date) SELECT DISTINCT date FROM frankfurter_rows")
+            // Each (provider, base, quote)'s first and last day, kept by every commit: the catalogue's
+            // coverage without a pass over millions of rows.
+            try db.create(table: "frankfurter_coverage", options: .withoutRowID) { t in
+                t.column("provider", .text).notNull()
+                t.column("base", .text).notNull()
+                t.column("quote", .text).notNull()
+                t.column("first", .text).notNull()
+                t.column("last", .text).notNull()
+                t.primaryKey(["provider", "base", "quote"])
+            }
+            try db.execute(sql: """
+                INSERT INTO frankfurter_coverage(provider, base, quote, first, last)
+                SELECT provider, base, quote, min(date), max(date) FROM frankfurter_rows GROUP BY provider, base, quote
+                """)
+        }
         return migrator
     }
 }

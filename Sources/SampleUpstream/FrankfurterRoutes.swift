@@ -8,15 +8,16 @@ import LarderRates
 /// changes the answers):
 ///
 /// - `GET /v2/providers`: `providers.json` sorted by key, with `start_date`, `end_date` and `currencies`
-///   from each provider's rows, `data_url`, `terms_url`, `publishes_missed` null, and the set's
-///   `orientation` (which way the provider stores its rows; Frankfurter does not publish it).
+///   from each provider's rows, `data_url`, `terms_url`, `publishes_missed` null: Frankfurter's fields
+///   only (which way a provider stores its rows is not among them; the mirror probes for it).
 /// - `GET /v2/currencies?scope=all`: every code of the rows with its first and last day, and each
 ///   pegged code whose anchor is there with the anchor's days.
 /// - `GET /v2/rates?providers=KEY&base=…[&quotes=…]&from=…&to=…`: one provider's stored rows of that
 ///   base, their digits as stored, ascending by date then quote, each pair silent on `from` opening
 ///   with its newest row of the 14 days before (Frankfurter's snap-back); a pegged base is `[]`; a
 ///   daily range over 5 years without ≤ 5 providers and ≤ 5 quotes, an unknown parameter or a bad
-///   date is Frankfurter's 422. Other shapes (a blend of providers, a derived orientation) are not played.
+///   date is Frankfurter's 422. A pair stored the other way round is derived as Frankfurter derives it (`1 / rate`
+///   rounded by magnitude), so only the stored orientation echoes the digits. A blend of providers is not played.
 ///
 /// Faults and the request log apply as to files.
 struct FrankfurterRoutes {
@@ -52,11 +53,9 @@ struct FrankfurterRoutes {
         writer.raw("[")
         var first = true
         for key in loaded.order.sorted() {
-            guard let rows = loaded.rows[key], let firstRow = rows.first, let lastRow = rows.last,
-                  let fields = loaded.providers[key] else { continue }
+            guard let rows = loaded.rows[key], let fields = loaded.providers[key] else { continue }
             if !first { writer.raw(",") }
             first = false
-            let codes = Set(rows.flatMap { [$0.base, $0.quote] }).sorted()
             writer.raw("{")
             for (index, name) in ["key", "name", "country_code", "rate_type", "pivot_currency", "data_url", "terms_url"].enumerated() {
                 if index > 0 { writer.raw(",") }
@@ -65,34 +64,25 @@ struct FrankfurterRoutes {
             }
             writer.raw(",")
             writer.key("start_date")
-            writer.string(firstRow.date.description)
+            writer.string(rows.first.description)
             writer.raw(",")
             writer.key("end_date")
-            writer.string(lastRow.date.description)
+            writer.string(rows.last.description)
             writer.raw(",")
             writer.key("publish_cadence")
             Self.write(fields["publish_cadence"] ?? .null, into: &writer)
             writer.raw(",\"publishes_missed\":null,")
             writer.key("currencies")
             writer.raw("[")
-            writer.raw(codes.map { "\"\($0)\"" }.joined(separator: ","))
-            writer.raw("],")
-            writer.key("orientation")
-            Self.write(fields["orientation"] ?? .null, into: &writer)
-            writer.raw("}")
+            writer.raw(rows.codes.map { "\"\($0)\"" }.joined(separator: ","))
+            writer.raw("]}")
         }
         writer.raw("]")
         return writer.bytes
     }
 
     private func currencies(_ loaded: FrankfurterSet.Loaded) -> [UInt8] {
-        var spans: [String: (first: RateDate, last: RateDate)] = [:]
-        for row in loaded.rows.values.joined() {
-            for code in [row.base, row.quote] {
-                let span = spans[code] ?? (row.date, row.date)
-                spans[code] = (min(span.first, row.date), max(span.last, row.date))
-            }
-        }
+        var spans = loaded.spans
         for peg in CurrencyPeg.all {
             guard let anchor = spans[peg.base] else { continue }
             let span = spans[peg.quote] ?? (max(peg.since, anchor.first), anchor.last)
@@ -136,36 +126,51 @@ struct FrankfurterRoutes {
             return refused("date range exceeds 5 years at daily granularity; filter with quotes= (5 currencies or fewer), aggregate with group=week or group=month, or split the range into shorter requests")
         }
         guard let providers, providers.count == 1, CurrencyPeg.of(base) == nil else { return json(Array("[]".utf8)) }
-        let rows = Self.rows(of: loaded.rows[providers[0]] ?? [], base: base).filter { row in
-            row.quote != base && quotes.map { $0.contains(row.quote) } != false
-        }
         // Each pair's newest row on or before `from` within the lookback, then every row in the range.
         let earliest = from.adding(days: -Self.lookbackDays) ?? .firstDay
-        var opening: [String: FrankfurterSet.Row] = [:]
-        for row in rows where earliest <= row.date && row.date <= from { opening[row.quote] = row }
-        let chosen = opening.values.filter { $0.date < from } + rows.filter { from <= $0.date && $0.date <= to }
-        var writer = JSONWriter(capacity: 64 * chosen.count + 2)
-        writer.raw("[")
-        for (index, row) in chosen.sorted(by: { ($0.date, $0.quote) < ($1.date, $1.quote) }).enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.raw("{\"date\":\"\(row.date)\",\"base\":\"\(row.base)\",\"quote\":\"\(row.quote)\",\"rate\":\(row.rate)}")
+        let rows = (loaded.rows[providers[0]]?.rows(base: base, from: earliest, to: max(from, to)) ?? []).filter { row in
+            row.quote != base && quotes.map { $0.contains(row.quote) } != false
         }
-        writer.raw("]")
-        return json(writer.bytes)
+        var opening: [String: FrankfurterSet.Row] = [:]
+        for row in rows where row.date <= from && opening[row.quote].map({ $0.date <= row.date }) != false { opening[row.quote] = row }
+        let chosen = opening.values.filter { $0.date < from } + rows.filter { from <= $0.date && $0.date <= to }
+        return json(Self.body(chosen.sorted { ($0.date, $0.quote) < ($1.date, $1.quote) }))
     }
 
-    /// A provider's rows in `base`: stored ones with their digits, and a row stored the other way
-    /// round inverted and rounded as Frankfurter derives it (no longer the published digits).
-    static func rows(of stored: [FrankfurterSet.Row], base: String) -> [FrankfurterSet.Row] {
-        let direct = stored.filter { $0.base == base }
-        let held = Set(direct.map { "\($0.date) \($0.quote)" })
-        let inverted = stored.compactMap { row -> FrankfurterSet.Row? in
-            guard row.quote == base, !held.contains("\(row.date) \(row.base)"), let value = Double(row.rate), value > 0 else { return nil }
-            return FrankfurterSet.Row(
-                provider: row.provider, date: row.date, base: base, quote: row.base,
-                rate: FrankfurterRounding.roundedText(1 / value))
+    /// `[{"date","base","quote","rate"},…]`, the rate's digits as stored, written byte by byte: a mirror's
+    /// first sync of the full-size set asks for some 12 million rows, and a string per row was most of
+    /// the upstream's time.
+    static func body(_ rows: [FrankfurterSet.Row]) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(64 * rows.count + 2)
+        body.append(UInt8(ascii: "["))
+        for (index, row) in rows.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: #"{"date":""#.utf8)
+            digits(row.date.year, 1000, into: &body)
+            body.append(UInt8(ascii: "-"))
+            digits(row.date.month, 10, into: &body)
+            body.append(UInt8(ascii: "-"))
+            digits(row.date.day, 10, into: &body)
+            body.append(contentsOf: #"","base":""#.utf8)
+            body.append(contentsOf: row.base.utf8)
+            body.append(contentsOf: #"","quote":""#.utf8)
+            body.append(contentsOf: row.quote.utf8)
+            body.append(contentsOf: #"","rate":"#.utf8)
+            body.append(contentsOf: row.rate.utf8)
+            body.append(UInt8(ascii: "}"))
         }
-        return direct + inverted
+        body.append(UInt8(ascii: "]"))
+        return body
+    }
+
+    /// `value`'s decimal digits from `divisor`'s place down, zero-padded (a date's 4 or 2).
+    private static func digits(_ value: Int, _ divisor: Int, into body: inout [UInt8]) {
+        var divisor = divisor
+        while divisor > 0 {
+            body.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// `from` plus 60 months, as Ruby's `Date#>>` moves it (the day clamped to the month's end).

@@ -19,8 +19,10 @@ final class FrankfurterSet: Sendable {
 
     /// What the files held when last read.
     struct Loaded: Sendable {
-        /// Each provider's rows, ascending by date then base then quote.
-        var rows: [String: [Row]] = [:]
+        /// Each provider's rows, indexed.
+        var rows: [String: ProviderRows] = [:]
+        /// Each code of the rows: its first and last day.
+        var spans: [String: (first: RateDate, last: RateDate)] = [:]
         /// `providers.json` as given, each entry by key.
         var providers: [String: [String: JSONValue]] = [:]
         var order: [String] = []
@@ -49,15 +51,15 @@ final class FrankfurterSet: Sendable {
 
     private static func read(rows: [UInt8], providers: [UInt8]) -> Loaded {
         var loaded = Loaded()
-        let text = String(decoding: rows, as: UTF8.self)
-        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 5, let date = RateDate(fields[1]) else { continue }
-            loaded.rows[fields[0], default: []].append(
-                Row(provider: fields[0], date: date, base: fields[2], quote: fields[3], rate: fields[4]))
-        }
-        for key in loaded.rows.keys {
-            loaded.rows[key]!.sort { ($0.date, $0.base, $0.quote) < ($1.date, $1.base, $1.quote) }
+        var grouped: [String: [Row]] = [:]
+        FrankfurterCSV.forEachRow(rows) { row in grouped[row.provider, default: []].append(row) }
+        for (key, rows) in grouped {
+            let indexed = ProviderRows(rows)
+            loaded.rows[key] = indexed
+            for (code, span) in indexed.spans {
+                let known = loaded.spans[code] ?? span
+                loaded.spans[code] = (min(known.first, span.first), max(known.last, span.last))
+            }
         }
         if case .array(let entries)? = try? JSONReader.read(providers) {
             for case .object(let fields) in entries {

@@ -16,6 +16,9 @@ struct FrankfurterMirrorTests {
     /// One query per provider storing (PIVOT, quote) rows, one per currency for those storing (foreign, PIVOT):
     /// ECB, FRED, CNB, RB, RBA; BOC 6, NBP 7, CBR 4.
     static let queries = 22
+    /// The orientation probe's requests of a first sync (`FrankfurterOrientationProbe`): one `base=PIVOT` per
+    /// provider, and one `base=FOREIGN&quotes=PIVOT` for each currency the first leaves open.
+    static let probes = 49
 
     /// The rows the API can echo: all but NBP's (AED, PLN), a pegged base Frankfurter answers [] for with providers=,
     /// which the mirror holds as the derived (PLN, AED) rows instead.
@@ -70,7 +73,7 @@ struct FrankfurterMirrorTests {
             #expect(try await mirrored(larder), "progress in /status: providers and rows")
             #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()), "every row, its digits as published")
             let rates = try await upstream.requests("/v2/rates")
-            #expect(rates.total == Self.queries)
+            #expect(rates.total == Self.probes + Self.queries)
             #expect(rates.maxInFlight == 2, "at most 2 in flight, and the 2 used")
             #expect(try await upstream.requests("/v2/providers").total == 1)
             #expect(try await upstream.requests("/v2/currencies").total == 1)
@@ -92,15 +95,53 @@ struct FrankfurterMirrorTests {
                 try await larder.get("/status").text.contains("429")
             }
             #expect(failed)
+            // The stopped sync's figures stay in /status: what it planned, what it did, no estimate.
+            let stopped = try Self.mirrorStatus(try await larder.get("/status").json)
+            #expect(stopped?["running"] as? Bool == false)
+            #expect(stopped?["providers_total"] as? Int == 8)
+            #expect(stopped?["seconds_left"] is NSNull)
+            #expect((stopped?["requests_done"] as? Int ?? -1) < (stopped?["requests_total"] as? Int ?? 0))
             await larder.stop()
             let finished = try await Store(directory: larder.cacheDirectory, logger: quietLogger).frankfurterFinishedWindows()
-            let done = finished.values.reduce(0) { $0 + $1.filter { $0 != "complete" }.count }
+            let done = finished.values.reduce(0) { $0 + $1.filter { $0 != "complete" && !$0.hasPrefix("orientation:") }.count }
             #expect(done < Self.queries)
             try await upstream.resetRequests()
             try await larder.start()
             #expect(try await mirrored(larder))
-            #expect(try await upstream.requests("/v2/rates").total == Self.queries - done, "only the windows not finished")
+            // The windows not finished, and the probes of providers not judged yet (a provider's verdicts are kept together).
+            let asked = try await upstream.requests("/v2/rates").total
+            let synced = try Self.mirrorStatus(try await larder.get("/status").json)
+            #expect(synced?["providers_complete"] as? Int == 8)
+            #expect(synced?["rows"] as? Int == 4463)
+            #expect(synced?["requests_done"] as? Int == synced?["requests_total"] as? Int)
+            #expect(asked >= Self.queries - done && asked <= Self.probes + Self.queries - done, "no finished window asked again")
             #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()))
+        }
+    }
+
+    /// `/status`'s `resources.rates.mirror`.
+    static func mirrorStatus(_ status: [String: Any]?) throws -> [String: Any]? {
+        ((status?["resources"] as? [String: Any])?["rates"] as? [String: Any])?["mirror"] as? [String: Any]
+    }
+
+    @Test func aProviderEndingAfterTomorrowIsSkippedAndTheOthersSync() async throws {
+        try await withMirror { larder, upstream in
+            #expect(try await mirrored(larder))
+            // RBA now lists a row of 2099 (SPEC §4.11: refused); the ECB publishes 2026-11-28.
+            let changed = try Self.sampleRows() + "RBA,2099-01-01,AUD,USD,0.6512\nECB,2026-11-28,EUR,USD,1.1901\n"
+            try await upstream.put("/frankfurter/rows.csv", changed)
+            larder.clock.advance(by: 6 * 3600)
+            _ = try await larder.request("POST", "/rates/refresh")
+            let mirror = try Self.mirrorStatus(try await larder.get("/status").json)
+            let skipped = mirror?["skipped"] as? [[String: Any]] ?? []
+            #expect(skipped.count == 1)
+            #expect(skipped.first?["key"] as? String == "RBA")
+            let reason = (skipped.first?["reason"] as? String) ?? ""
+            #expect(reason.contains("2099-01-01"))
+            let stored = try Self.stored(larder)
+            #expect(stored.contains(FrankfurterRowRecord(provider: "ECB", date: "2026-11-28", base: "EUR", quote: "USD", rate: "1.1901")))
+            #expect(!stored.contains(where: { $0.date == "2099-01-01" }))
+            #expect(try await larder.get("/v1/latest").json?["date"] as? String == "2026-11-28")
         }
     }
 
@@ -109,7 +150,7 @@ struct FrankfurterMirrorTests {
             #expect(try await mirrored(larder))
             let rates = try await upstream.requests("/v2/rates")
             #expect(rates.statuses["429"] == 1)
-            #expect(rates.total == Self.queries + 1, "the refused query asked again, nothing else twice")
+            #expect(rates.total == Self.probes + Self.queries + 1, "the refused query asked again, nothing else twice")
             #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()))
         }
     }
@@ -125,13 +166,15 @@ struct FrankfurterMirrorTests {
                 + late.split(whereSeparator: \.isNewline).dropFirst().filter { $0.hasPrefix("FRED") }.joined(separator: "\n") + "\n"
             try await upstream.put("/frankfurter/rows.csv", changed)
             try await upstream.resetRequests()
+            // Six hours on, every provider whose last day is within the 14-day lookback is asked once (a late row
+            // can still come); CBR, quiet since 2026-11-02 and fully stored, costs nothing (its 4 requests).
             larder.clock.advance(by: 6 * 3600)
             _ = try await larder.request("POST", "/rates/refresh")
+            #expect(try await upstream.requests("/v2/rates").total == Self.queries - 4, "one request per provider (and currency), none for CBR")
             let after = try Self.stored(larder)
             let fred = FrankfurterRowRecord(provider: "FRED", date: "2026-11-25", base: "USD", quote: "EUR", rate: "0.84168")
             #expect(after.subtracting(before) == [fred])
             #expect(after.contains(FrankfurterRowRecord(provider: "ECB", date: "2026-11-26", base: "EUR", quote: "USD", rate: "1.1843")))
-            #expect(try await upstream.requests("/v2/rates").total <= Self.queries, "one request per provider (and currency)")
             #expect(try await larder.get("/v1/2026-11-26?symbols=USD").text.contains("1.1843"))
         }
     }

@@ -118,8 +118,9 @@ def main():
             writer = csv.writer(handle, lineterminator="\n")
             writer.writerow(header)
             writer.writerows(sorted(data, key=lambda r: (r[0], r[1], r[2], r[3])))
-    meta = [{"key": key, **ABOUT[key], "pivot_currency": pivot, "orientation": orientation}
-            for key, pivot, orientation, _, _ in PROVIDERS]
+    # Which way each provider stores its rows is not published (Frankfurter's /v2/providers has no such
+    # field): the mirror finds it by probing, as it must against the real Frankfurter.
+    meta = [{"key": key, **ABOUT[key], "pivot_currency": pivot} for key, pivot, _, _, _ in PROVIDERS]
     (OUT / "providers.json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"{OUT}: {len(rows)} rows, {len(late)} late rows, {len(PROVIDERS)} providers")
 

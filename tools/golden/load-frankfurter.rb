@@ -31,7 +31,7 @@ require "db"
 Sequel.extension(:migration)
 Sequel::IntegerMigrator.new(DB, File.join(frankfurter, "db/migrate")).run
 
-# Provider seeds in Frankfurter's seed shape, from providers.json (orientation is the sample's own note, no column).
+# Provider seeds in Frankfurter's seed shape, from providers.json.
 seeds = JSON.parse(File.read(File.join(data_dir, "providers.json")))
 if DB[:providers].empty?
   columns = DB.schema(:providers).map { |c| c.first.to_s }

@@ -2,6 +2,7 @@ import Foundation
 import LarderDocumentsCache
 import LarderFormats
 import LarderFreshness
+import LarderRatesCache
 import LarderServing
 
 extension StatusReport {
@@ -53,6 +54,14 @@ extension ResourceReport {
         if let sync {
             entry["sync"] = [
                 "running": sync.running, "done": sync.done, "total": sync.total, "failed": sync.failed, "bytes": sync.bytes,
+            ] as [String: Any]
+        }
+        if let mirror {
+            entry["mirror"] = [
+                "running": mirror.running, "providers_complete": mirror.providersComplete, "providers_total": mirror.providersTotal,
+                "rows": mirror.rows, "requests_done": mirror.windowsDone, "requests_total": mirror.windowsTotal,
+                "seconds_left": mirror.secondsLeft as Any? ?? NSNull(),
+                "skipped": mirror.skipped.map { ["key": $0.key, "reason": $0.reason] },
             ] as [String: Any]
         }
         entry["upstreams"] = upstreams.map(\.jsonObject)

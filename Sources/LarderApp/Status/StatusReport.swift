@@ -80,6 +80,8 @@ struct ResourceReport: Sendable, Equatable {
     let failedDocuments: [FailedDocument]
     /// Documents only: how far the running sync's downloads are (or the last sync's, once it ended).
     var sync: SyncProgress.Snapshot? = nil
+    /// Rates only: how far a Frankfurter v2 mirror's sync is, live while it runs (nil before one began).
+    var mirror: FrankfurterMirrorProgress.Snapshot? = nil
     /// Each upstream in priority order, with its health (SPEC §4.12).
     var upstreams: [UpstreamReport] = []
     /// Rates only: the last cross-check of a new publication against the other upstreams (SPEC §4.12).
@@ -111,6 +113,7 @@ struct StatusReporter: Sendable {
             failedDocuments: [])
         report.upstreams = rates.upstreamReports
         report.crossCheck = rates.crossCheckReport
+        report.mirror = rates.mirrorProgress.snapshot
         return report
     }
 

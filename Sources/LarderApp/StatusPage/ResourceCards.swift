@@ -1,3 +1,4 @@
+import LarderRatesCache
 import LarderDocumentsCache
 
 /// The resources part of the page: one card per resource with its freshness, record, last error in
@@ -58,6 +59,14 @@ enum ResourceCards {
         html += row("Holds", counts(report.counts))
         if let check = report.crossCheck {
             html += row("Cross-check", CrossCheckSummary.render(check))
+        }
+        if let mirror = report.mirror {
+            let left = mirror.secondsLeft.map { ", about \(PageFormat.count(max(1, ($0 + 59) / 60))) min left" } ?? ""
+            let skipped = mirror.skipped.isEmpty ? "" : "; skipped " + mirror.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
+            html += row("Mirror", HTML.escape(
+                "\(mirror.providersComplete) of \(mirror.providersTotal) providers synced, \(PageFormat.count(mirror.rows)) rows, "
+                    + "\(PageFormat.count(mirror.windowsDone)) of \(PageFormat.count(mirror.windowsTotal)) requests "
+                    + (mirror.running ? "done" : "done when the sync stopped") + left + skipped))
         }
         if let sync = report.sync, sync.running {
             html += row("Sync", "\(PageFormat.count(sync.done)) of \(PageFormat.count(sync.total)) downloads done "

@@ -1,11 +1,21 @@
-import LarderRates
+public import LarderRates
 
 /// A mirror's coverage, read once from its rows: each provider's currencies (as base or quote) with their
 /// first and last day, the same per currency over every provider, and the order Frankfurter's currency
 /// table would hold them in — what `/v2/providers`, `/v2/currencies` and `/v2/currency/{code}` answer from.
-struct ProviderCoverage: Sendable {
+public struct ProviderCoverage: Sendable {
     private(set) var byProvider: [String: [String: CurrencyCoverage.Span]] = [:]
     private(set) var spans: [String: CurrencyCoverage.Span] = [:]
+
+    /// From each (provider, base, quote)'s first and last day, as a mirror's store keeps them.
+    public init(spans: [(provider: String, base: String, quote: String, first: RateDate, last: RateDate)]) {
+        for span in spans {
+            for code in [span.base, span.quote] {
+                note(span.provider, code, span.first)
+                note(span.provider, code, span.last)
+            }
+        }
+    }
 
     init(_ rows: any V2RowSource) {
         for index in 0..<rows.count {

@@ -15,13 +15,30 @@ extension V2Routes {
         for (path, csv) in [("/v2/rates", false), ("/v2/rates.csv", true)] {
             router.add(.get, path, reads: reads, readsQuery: true, cors: cors, .adaptive { request in
                 // No closure on the hot path: a cached answer allocates nothing here.
-                if let (snapshot, state) = serving.cached() { return .now(rates(request, snapshot, state, csvPath: csv)) }
+                if let (snapshot, state) = serving.cached() {
+                    // A mirror's rows are read from the store: an answer not prepared yet is made off the server's threads.
+                    if snapshot.mirror == nil || isPrepared(request, snapshot, state, csvPath: csv) {
+                        return .now(rates(request, snapshot, state, csvPath: csv))
+                    }
+                    return .later { request in await cache.offload { rates(request, snapshot, state, csvPath: csv) } }
+                }
                 return serving.whenFetched { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
             })
         }
         router.add(.get, "/v2/rate/:base/:quote", cors: cors, .adaptive { request in
-            serving.answer { snapshot, state in rate(request, snapshot, state) }
+            if let (snapshot, state) = serving.cached(), snapshot.mirror != nil {
+                return .later { request in await cache.offload { rate(request, snapshot, state) } }
+            }
+            return serving.answer { snapshot, state in rate(request, snapshot, state) }
         })
+    }
+
+    /// The answer is kept already (no rows to read): the default one of the serving day, or one kept by its query.
+    private func isPrepared(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Bool {
+        let format = V2RatesFormat.of(request, csvPath: csvPath)
+        let day = serving.day(state)
+        if request.query.isEmpty, format == .json { return snapshot.v2.kept(today: day.today.dayNumber) != nil }
+        return snapshot.answers.answer(RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(day.key)\u{3}")) != nil
     }
 
     private func rates(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Response {

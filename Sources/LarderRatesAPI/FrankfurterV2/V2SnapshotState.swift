@@ -16,6 +16,7 @@ final class V2SnapshotState: Sendable {
     private let rollups: Rollups
     private let readCoverage = Mutex<ProviderCoverage?>(nil)
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
+    private let making = Mutex<Void>(())
 
     /// A one-provider feed's history; its rows name no provider, the queries name them `provider`.
     convenience init(_ history: RatesHistory, provider: String) {
@@ -25,8 +26,9 @@ final class V2SnapshotState: Sendable {
     }
 
     /// A mirror of several providers (a Frankfurter v2 upstream's): every row names its provider.
-    convenience init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date) {
+    convenience init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date, coverage: ProviderCoverage? = nil) {
         self.init(rows: rows, providers: providers, provider: "", lastModified: lastModified)
+        readCoverage.withLock { $0 = coverage }
     }
 
     private init(rows: any V2RowSource, providers: [V2ProviderInfo], provider: String, lastModified: Date) {
@@ -36,7 +38,7 @@ final class V2SnapshotState: Sendable {
         self.providers = providers
         self.lastModified = lastModified
         sources = V2Sources(
-            raw: rows, blended: V2BlendedDays(rows, provider: provider), rollup: { rollups.rollup($0) })
+            raw: rows, blended: V2BlendedDays(rows, provider: provider), rollup: { rollups.rollup($0, for: $1) })
     }
 
     /// True for a code Frankfurter's currency lookup (the money gem's `Money::Currency.find`) knows: ISO 4217
@@ -60,31 +62,59 @@ final class V2SnapshotState: Sendable {
         return read
     }
 
-    /// The default `/v2/rates` answer of `today`, kept until the next day or the next snapshot.
-    func latest(today: Int, _ make: () -> PreparedAnswer) -> PreparedAnswer {
-        if let kept = latest.withLock({ $0 }), kept.today == today { return kept.answer }
-        let answer = make()
-        latest.withLock { $0 = (today, answer) }
-        return answer
+    /// The default `/v2/rates` answer of `today` if it is made already.
+    func kept(today: Int) -> PreparedAnswer? {
+        latest.withLock { $0 }.flatMap { $0.today == today ? $0.answer : nil }
     }
 
-    /// The week and month rollups, each built on first use.
+    /// The default `/v2/rates` answer of `today`, kept until the next day or the next snapshot.
+    func latest(today: Int, _ make: () -> PreparedAnswer) -> PreparedAnswer {
+        if let kept = kept(today: today) { return kept }
+        // Made once: the requests arriving meanwhile wait for it rather than each blending the day again.
+        return making.withLock { _ in
+            if let kept = kept(today: today) { return kept }
+            let answer = make()
+            latest.withLock { $0 = (today, answer) }
+            return answer
+        }
+    }
+
+    /// The week and month buckets each chunk of a range needs, built from that chunk's days (never the
+    /// whole history at once: a mirror's is millions of rows), the last few kept.
     final class Rollups: Sendable {
+        private struct Key: Hashable {
+            let group: V2RatesPlan.Group
+            let chunk: ClosedRange<Int>
+        }
+
+        private static let kept = 4
+        /// Days either side of a chunk walked so every bucket it answers is whole: a week or a month
+        /// bucket's days lie within 31 days of its date.
+        private static let margin = 70
+
         private let rows: any V2RowSource
-        private let built = Mutex<[V2RatesPlan.Group: V2Rollup]>([:])
+        private let built = Mutex<[Key: V2Rollup]>([:])
 
         init(_ rows: any V2RowSource) {
             self.rows = rows
         }
 
-        func rollup(_ group: V2RatesPlan.Group) -> V2Rollup {
-            if let kept = built.withLock({ $0[group] }) { return kept }
-            let rollup = V2Rollup(rows, group: group)
-            return built.withLock { kept in
-                if let first = kept[group] { return first }
-                kept[group] = rollup
-                return rollup
+        func rollup(_ group: V2RatesPlan.Group, for chunk: ClosedRange<Int>) -> V2Rollup {
+            let key = Key(group: group, chunk: chunk)
+            if let kept = built.withLock({ $0[key] }) { return kept }
+            let rollup = V2Rollup(rows, group: group, days: walk(chunk))
+            built.withLock { built in
+                if built.count >= Self.kept { built.removeAll(keepingCapacity: true) }
+                built[key] = rollup
             }
+            return rollup
+        }
+
+        /// From well before the bucket on or before the chunk's start (the last stored day there may be
+        /// long before it) to well after its end.
+        private func walk(_ chunk: ClosedRange<Int>) -> ClosedRange<Int> {
+            let before = rows.index(onOrBefore: chunk.lowerBound).map { rows.day(at: $0) } ?? chunk.lowerBound
+            return (min(before, chunk.lowerBound) - Self.margin)...(chunk.upperBound + Self.margin)
         }
     }
 }

@@ -40,6 +40,8 @@ struct RatesSync: Sendable {
     let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
+    /// How far a Frankfurter v2 mirror's sync is (`/status`).
+    let mirrorProgress: FrankfurterMirrorProgress
     /// Which day the schedule says is due: an upstream lacking it is behind (SPEC §4.12); nil: none is.
     var due: (any PublicationDue)? = nil
 

@@ -110,7 +110,7 @@ public struct V2RatesPlan: Sendable {
             for record in batch(days.carriedForward(to: day), blended: isPlain) { body(record) }
         case .range:
             if let group {
-                eachBucket(source.rollup(group), chunk, filter: filter(source.raw), body)
+                eachBucket(source.rollup(group, chunk), chunk, filter: filter(source.raw), body)
             } else {
                 eachDay(days, chunk, &walk, body)
             }

@@ -4,13 +4,21 @@ public struct V2Rollup: Sendable {
     public let buckets: [Int]
     private let rows: [[V2Observation]]
 
-    public init(_ source: some V2RowSource, group: V2RatesPlan.Group) {
+    /// The buckets of the days in `days` (every stored day when nil); a bucket at either end may lack
+    /// days outside them, so a caller takes only buckets whose days lie well inside (`Rollups.walk`).
+    public init(_ source: some V2RowSource, group: V2RatesPlan.Group, days: ClosedRange<Int>? = nil) {
         let weekly = group == .week
         func bucketOf(_ day: Int) -> Int { weekly ? V2Dates.weekBucket(day) : V2Dates.monthBucket(day) }
         // SQLite's `avg` (3.43 and later) sums with Kahan-Babuska-Neumaier, as Ruby's `Array#sum` does.
         var sums: [Int: [String: (row: V2Observation, sum: RubySum.Running, count: Int)]] = [:]
         var order: [Int: [String]] = [:]
-        for index in 0..<source.count {
+        var indices = 0..<source.count
+        if let days {
+            let first = source.index(onOrBefore: days.lowerBound - 1).map { $0 + 1 } ?? 0
+            let end = source.index(onOrBefore: days.upperBound).map { $0 + 1 } ?? 0
+            indices = first..<max(first, end)
+        }
+        for index in indices {
             let bucket = bucketOf(source.day(at: index))
             for row in source.rows(at: index) {
                 let key = row.provider + "/" + row.base + "/" + row.quote

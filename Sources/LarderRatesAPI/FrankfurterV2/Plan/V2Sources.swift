@@ -3,10 +3,11 @@
 public struct V2Sources: Sendable {
     public let raw: any V2RowSource
     public let blended: any V2RowSource
-    public let rollup: @Sendable (V2RatesPlan.Group) -> V2Rollup
+    /// The buckets a chunk of a range needs, complete.
+    public let rollup: @Sendable (V2RatesPlan.Group, ClosedRange<Int>) -> V2Rollup
 
     public init(
-        raw: any V2RowSource, blended: any V2RowSource, rollup: @escaping @Sendable (V2RatesPlan.Group) -> V2Rollup
+        raw: any V2RowSource, blended: any V2RowSource, rollup: @escaping @Sendable (V2RatesPlan.Group, ClosedRange<Int>) -> V2Rollup
     ) {
         self.raw = raw
         self.blended = blended

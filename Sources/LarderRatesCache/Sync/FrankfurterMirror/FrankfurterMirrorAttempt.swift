@@ -27,22 +27,39 @@ struct FrankfurterMirrorAttempt: Sendable {
     static let pivot = (provider: "ECB", base: "EUR")
 
     func run(_ now: Date) async throws -> RatesSync.Applied {
+        do {
+            return try await mirror(now)
+        } catch {
+            sync.mirrorProgress.failed()
+            throw error
+        }
+    }
+
+    private func mirror(_ now: Date) async throws -> RatesSync.Applied {
+        let progress = sync.mirrorProgress
         let until = RateDate(containing: sync.today.later(than: now)).adding(days: 1) ?? .lastDay
         let providersBody = try await get("v2/providers")
-        guard let providers = FrankfurterMirrorPlan.providers(providersBody) else {
+        guard let catalogue = FrankfurterMirrorPlan.providers(providersBody, until: until) else {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused /v2/providers: not a list of providers")
         }
-        if let late = providers.first(where: { $0.end > until }) {
-            throw RefreshError(.invalidPayload, "refused /v2/providers: \(late.key) ends on \(late.end), after \(until)")
+        for skipped in catalogue.skipped {
+            sync.logger.warning("rates: skipped provider \(skipped.key) of \(label)'s /v2/providers: \(skipped.reason)")
         }
+        let providers = catalogue.providers
         let currencies = try await get("v2/currencies?scope=all")
         try await sync.store.saveFrankfurterCatalog("providers", json: providersBody)
         try await sync.store.saveFrankfurterCatalog("currencies", json: currencies)
         let newest = try await sync.store.frankfurterNewestDays(notAfter: until.description).compactMapValues { RateDate($0) }
+        let before = try await sync.store.frankfurterFinishedWindows()
+        progress.start(
+            providers: providers.count, complete: Self.complete(providers, before), rows: try await sync.store.frankfurterRowCount(),
+            skipped: catalogue.skipped.map { .init(key: $0.key, reason: $0.reason) })
+        let orientations = try await FrankfurterProbeRun(attempt: self, until: until, now: now).orientations(providers, finished: before)
         let plan = FrankfurterMirrorPlan(
-            providers: providers, finished: try await sync.store.frankfurterFinishedWindows(), newest: newest, until: until)
+            providers: providers, finished: before, newest: newest, orientations: orientations, until: until)
         let queries = providers.flatMap(plan.queries)
+        progress.plan(queries.count)
         var written: [RateSet] = []
         var added = 0
         try await withThrowingTaskGroup(of: (added: Int, days: [RateSet]).self) { group in
@@ -61,20 +78,28 @@ struct FrankfurterMirrorAttempt: Sendable {
         // A provider whose every window is stored is complete: later refreshes ask it incrementally.
         let finished = try await sync.store.frankfurterFinishedWindows()
         for provider in providers where !plan.isComplete(provider) {
-            let windows = FrankfurterMirrorPlan(providers: [], finished: finished, newest: [:], until: until).queries(for: provider)
+            let windows = FrankfurterMirrorPlan(
+                providers: [], finished: finished, newest: [:], orientations: orientations, until: until).queries(for: provider)
             if windows.isEmpty { try await mark(provider.key, window: FrankfurterMirrorPlan.complete, now: now) }
         }
         // A day gained rows in two answers (a window's opening rows): its fuller set is the later one.
         let days = Dictionary(written.map { ($0.date, $0) }) { $0.rates.count >= $1.rates.count ? $0 : $1 }
             .values.sorted { $0.date < $1.date }
         let rows = try await sync.store.frankfurterRowCount()
-        let complete = try await sync.store.frankfurterFinishedWindows().values.filter { $0.contains(FrankfurterMirrorPlan.complete) }.count
-        let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new"
+        let complete = Self.complete(providers, try await sync.store.frankfurterFinishedWindows())
+        progress.stop(complete: complete, rows: rows)
+        let skipped = catalogue.skipped.isEmpty ? "" : "; skipped " + catalogue.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
+        let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new\(skipped)"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
         let date = days.last?.date ?? newest[Self.pivot.provider]
         return RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
             written: days, format: .frankfurter, served: served, mirrored: true)
+    }
+
+    /// How many of `providers` the finished windows mark complete.
+    private static func complete(_ providers: [FrankfurterMirrorPlan.Provider], _ finished: [String: Set<String>]) -> Int {
+        providers.filter { finished[$0.key]?.contains(FrankfurterMirrorPlan.complete) == true }.count
     }
 
     /// One query: fetched (waiting out 429 and 503 as `Retry-After` says), read, bounded, committed.
@@ -102,10 +127,11 @@ struct FrankfurterMirrorAttempt: Sendable {
             derived.withLock { $0 = sets }
             return sets.map { RateSetRecord($0, storedAt: now) }
         }
+        sync.mirrorProgress.answered(rowsAdded: added.count)
         return (added.count, derived.withLock { $0 })
     }
 
-    private func mark(_ provider: String, window: String, now: Date) async throws {
+    func mark(_ provider: String, window: String, now: Date) async throws {
         let item = ItemRecord(
             resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, createdAt: nil, updatedAt: nil,
             etag: nil, lastModified: nil)
@@ -114,7 +140,7 @@ struct FrankfurterMirrorAttempt: Sendable {
     }
 
     /// A GET of `target` under the root; a 429 or 503 is asked again after its `Retry-After` (1 s without one).
-    private func get(_ target: String) async throws(RefreshError) -> [UInt8] {
+    func get(_ target: String) async throws(RefreshError) -> [UInt8] {
         var tries = 0
         while true {
             tries += 1

@@ -4,21 +4,32 @@ import LarderRates
 
 /// Which single-provider `/v2/rates` queries mirror a Frankfurter v2 whole (docs/rates.md, "A
 /// Frankfurter v2 mirror"). A query naming one provider echoes its stored digits for the pairs stored
-/// in the asked orientation, so a provider storing (PIVOT, quote) rows is asked with `base=PIVOT`, one
-/// storing (foreign, PIVOT) rows with `base=FOREIGN&quotes=PIVOT` per currency (a pegged FOREIGN, which
-/// Frankfurter answers [] as a base with providers=, with `base=PIVOT&quotes=FOREIGN`: derived, not the digits). A daily range over 5
+/// in the asked orientation, so the currencies a provider stores as (PIVOT, quote) are asked in one
+/// query with `base=PIVOT`, each it stores as (foreign, PIVOT) with `base=FOREIGN&quotes=PIVOT` (which
+/// way is found by `FrankfurterOrientationProbe`; a pegged FOREIGN, which Frankfurter answers [] as a
+/// base with providers=, is taken as (PIVOT, FOREIGN): derived, not the digits). A daily range over 5
 /// years is refused unless it names ≤ 5 providers and ≤ 5 quotes, so a first sync asks windows of at
-/// most 5 years; later refreshes ask each provider once from its newest stored day less the lookback.
+/// most 5 years; later refreshes ask a provider whose data can have changed from its newest stored day
+/// less the lookback.
 struct FrankfurterMirrorPlan: Sendable {
     /// One provider as `/v2/providers` lists it.
     struct Provider: Sendable, Equatable {
         var key: String
         var pivot: String
-        /// Rows stored (foreign, PIVOT): `orientation` `quote` (the sample set's field; Frankfurter publishes none).
-        var quotesPivot: Bool
         var start: RateDate
         var end: RateDate
         var currencies: [String]
+        /// `publish_cadence`: `daily`, `weekly`, `monthly`, or nil (historical only, or not said).
+        var cadence: String? = nil
+
+        /// The currencies the provider quotes against its pivot.
+        var foreign: [String] { currencies.filter { $0 != pivot } }
+    }
+
+    /// `/v2/providers` read: the providers the mirror can follow, and the entries it skips with why.
+    struct Catalogue: Sendable {
+        var providers: [Provider] = []
+        var skipped: [(key: String, reason: String)] = []
     }
 
     /// One query: the provider's window key (nil for an incremental one) and its path and query after the root.
@@ -44,20 +55,34 @@ struct FrankfurterMirrorPlan: Sendable {
         return afterHost.isEmpty || (afterHost.hasSuffix("/") && !afterHost.hasSuffix("/v1/"))
     }
 
-    /// `/v2/providers` read; nil when the body is not its shape.
-    static func providers(_ body: [UInt8]) -> [Provider]? {
+    /// `/v2/providers` read; nil when the body is not a list. An entry missing a field, or ending after
+    /// `until` (SPEC §4.11), is skipped on its own: one bad provider does not hold back the others.
+    static func providers(_ body: [UInt8], until: RateDate) -> Catalogue? {
         guard case .array(let entries)? = try? JSONReader.read(body) else { return nil }
-        var providers: [Provider] = []
-        for case .object(let fields) in entries {
-            guard case .string(let key)? = fields["key"], case .string(let pivot)? = fields["pivot_currency"],
+        var catalogue = Catalogue()
+        for (index, entry) in entries.enumerated() {
+            guard case .object(let fields) = entry else {
+                catalogue.skipped.append(("#\(index + 1)", "not an object"))
+                continue
+            }
+            let key = if case .string(let text)? = fields["key"] { text } else { "#\(index + 1)" }
+            guard case .string(let pivot)? = fields["pivot_currency"],
                   case .string(let start)? = fields["start_date"], let first = RateDate(start),
                   case .string(let end)? = fields["end_date"], let last = RateDate(end),
-                  case .array(let codes)? = fields["currencies"] else { return nil }
+                  case .array(let codes)? = fields["currencies"] else {
+                catalogue.skipped.append((key, "not {key, pivot_currency, start_date, end_date, currencies}"))
+                continue
+            }
+            guard last <= until else {
+                catalogue.skipped.append((key, "ends on \(last), after \(until)"))
+                continue
+            }
             let currencies = codes.compactMap { code -> String? in if case .string(let text) = code { text } else { nil } }
-            let quotesPivot = fields["orientation"] == .string("quote")
-            providers.append(Provider(key: key, pivot: pivot, quotesPivot: quotesPivot, start: first, end: last, currencies: currencies))
+            let cadence = if case .string(let text)? = fields["publish_cadence"] { text } else { String?.none }
+            catalogue.providers.append(
+                Provider(key: key, pivot: pivot, start: first, end: last, currencies: currencies, cadence: cadence))
         }
-        return providers
+        return catalogue
     }
 
     let providers: [Provider]
@@ -65,23 +90,35 @@ struct FrankfurterMirrorPlan: Sendable {
     let finished: [String: Set<String>]
     /// Each provider's newest stored day.
     let newest: [String: RateDate]
+    /// Which way each provider stores each currency's rows (`FrankfurterOrientationProbe`).
+    var orientations: [String: [String: FrankfurterOrientationProbe.Stored]] = [:]
     /// Today (UTC) + 1: the end of an incremental range (SPEC §4.11's bound).
     let until: RateDate
 
     /// True once every window of the provider's first sync is stored.
     func isComplete(_ provider: Provider) -> Bool { finished[provider.key]?.contains(Self.complete) == true }
 
-    /// The queries of a first sync not yet finished, or the incremental ones of a complete provider.
+    /// True when a complete provider's data can have changed: the listing shows a day after its newest
+    /// stored one, or its last day is within Frankfurter's lookback of today, where a late row still
+    /// changes answers. A provider gone quiet (or defunct) and fully stored costs no request.
+    func isDue(_ provider: Provider) -> Bool {
+        guard let newest = newest[provider.key], provider.end <= newest else { return true }
+        let today = until.adding(days: -1) ?? until
+        return (provider.end.adding(days: Self.lookbackDays) ?? provider.end) >= today
+    }
+
+    /// The queries of a first sync not yet finished, or the incremental ones of a complete provider when due.
     func queries(for provider: Provider) -> [Query] {
         if isComplete(provider) {
+            guard isDue(provider) else { return [] }
             let from = (newest[provider.key] ?? provider.start).adding(days: -Self.lookbackDays) ?? provider.start
-            return Self.targets(provider, from: from, to: until).map { Query(provider: provider.key, window: nil, target: $0.target) }
+            return targets(provider, from: from, to: until).map { Query(provider: provider.key, window: nil, target: $0.target) }
         }
         var queries: [Query] = []
         var start = provider.start
         while start <= provider.end {
             let end = min(start.adding(days: Self.windowDays - 1) ?? provider.end, provider.end)
-            for (key, target) in Self.targets(provider, from: start, to: end) where finished[provider.key]?.contains(key) != true {
+            for (key, target) in targets(provider, from: start, to: end) where finished[provider.key]?.contains(key) != true {
                 queries.append(Query(provider: provider.key, window: key, target: target))
             }
             guard let next = end.adding(days: 1) else { break }
@@ -90,18 +127,22 @@ struct FrankfurterMirrorPlan: Sendable {
         return queries
     }
 
-    /// The window keys and targets of one range: one query, or one per currency for a (foreign, PIVOT) provider.
-    private static func targets(_ provider: Provider, from: RateDate, to: RateDate) -> [(key: String, target: String)] {
+    /// The window keys and targets of one range: one query for the currencies stored (PIVOT, quote)
+    /// (naming them when others are stored the other way, whose derived rows it must not bring), and
+    /// one per currency stored (foreign, PIVOT).
+    private func targets(_ provider: Provider, from: RateDate, to: RateDate) -> [(key: String, target: String)] {
         let range = "from=\(from)&to=\(to)"
-        guard provider.quotesPivot else {
-            return [("\(from)..\(to)", "v2/rates?providers=\(provider.key)&base=\(provider.pivot)&\(range)")]
+        let stored = orientations[provider.key] ?? [:]
+        let quoting = provider.foreign.filter { stored[$0] == .pivotQuote }
+        let based = provider.foreign.filter { stored[$0] != .pivotQuote }
+        var targets: [(key: String, target: String)] = []
+        if !based.isEmpty {
+            let quotes = quoting.isEmpty ? "" : "&quotes=\(based.joined(separator: ","))"
+            targets.append(("\(from)..\(to)", "v2/rates?providers=\(provider.key)&base=\(provider.pivot)\(quotes)&\(range)"))
         }
-        return provider.currencies.filter { $0 != provider.pivot }.map { code in
-            // A pegged base with providers= answers []: the pair is asked the other way round, and its rows
-            // are the derived, rounded (PIVOT, code) ones, the only digits the API gives for them.
-            CurrencyPeg.of(code) == nil
-                ? ("\(code):\(from)..\(to)", "v2/rates?providers=\(provider.key)&base=\(code)&quotes=\(provider.pivot)&\(range)")
-                : ("\(code):\(from)..\(to)", "v2/rates?providers=\(provider.key)&base=\(provider.pivot)&quotes=\(code)&\(range)")
+        for code in quoting {
+            targets.append(("\(code):\(from)..\(to)", "v2/rates?providers=\(provider.key)&base=\(code)&quotes=\(provider.pivot)&\(range)"))
         }
+        return targets
     }
 }
