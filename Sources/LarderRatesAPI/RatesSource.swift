@@ -1,4 +1,3 @@
-public import LarderHTTP
 public import LarderFreshness
 public import LarderRates
 public import LarderServing
@@ -22,5 +21,5 @@ public protocol RatesSource: AnyObject, Sendable {
     var logger: Logger { get }
     /// Runs `work` off the server's threads, on the process's bounded executor: an answer a mirror
     /// computes from rows it reads from the store.
-    func offload(_ work: @escaping @Sendable () -> Response) async -> Response
+    func offload<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result
 }

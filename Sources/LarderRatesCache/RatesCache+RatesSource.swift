@@ -1,4 +1,3 @@
-public import LarderHTTP
 public import LarderRates
 public import LarderRatesAPI
 public import LarderServing
@@ -11,7 +10,7 @@ extension RatesCache: RatesSource {
     public var provider: RatesProvider? { publisher.provider }
     public var coldWait: Duration { Self.coldWait }
 
-    public func offload(_ work: @escaping @Sendable () -> Response) async -> Response {
+    public func offload<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
         await store.blocking.run { work() }
     }
 }
