@@ -16,10 +16,9 @@ extension V2Routes {
             router.add(.get, path, reads: reads, readsQuery: true, cors: cors, .adaptive { request in
                 // No closure on the hot path: a cached answer allocates nothing here.
                 if let (snapshot, state) = serving.cached() {
+                    if let kept = kept(request, snapshot, state, csvPath: csv) { return .now(kept.response(for: request, state: state)) }
                     // A mirror's rows are read from the store: an answer not prepared yet is made off the server's threads.
-                    if snapshot.mirror == nil || isPrepared(request, snapshot, state, csvPath: csv) {
-                        return .now(rates(request, snapshot, state, csvPath: csv))
-                    }
+                    if snapshot.mirror == nil { return .now(rates(request, snapshot, state, csvPath: csv)) }
                     return .later { request in await cache.offload { rates(request, snapshot, state, csvPath: csv) } }
                 }
                 return serving.whenFetched { snapshot, state in rates(request, snapshot, state, csvPath: csv) }
@@ -33,12 +32,17 @@ extension V2Routes {
         })
     }
 
-    /// The answer is kept already (no rows to read): the default one of the serving day, or one kept by its query.
-    private func isPrepared(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Bool {
+    /// The answer made already (no rows to read): the serving day's default one, or one kept by its query.
+    private func kept(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> PreparedAnswer? {
         let format = V2RatesFormat.of(request, csvPath: csvPath)
         let day = serving.day(state)
-        if request.query.isEmpty, format == .json { return snapshot.v2.kept(today: day.today.dayNumber) != nil }
-        return snapshot.answers.answer(RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(day.key)\u{3}")) != nil
+        if request.query.isEmpty, format == .json { return snapshot.v2.kept(today: day.today.dayNumber) }
+        return snapshot.answers.answer(Self.key(request, format, day))
+    }
+
+    /// Where a query's prepared answer is kept in the snapshot's answers.
+    private static func key(_ request: Request, _ format: V2RatesFormat, _ day: ServingDay) -> String {
+        RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(day.key)\u{3}")
     }
 
     private func rates(_ request: Request, _ snapshot: RatesSnapshot, _ state: CacheState, csvPath: Bool) -> Response {
@@ -49,7 +53,7 @@ extension V2Routes {
             return v2.latest(today: day.today.dayNumber) { prepare(V2RatesQuery(), snapshot, format, day: day, vary: "Accept") }
                 .response(for: request, state: state)
         }
-        let key = RatesSnapshot.queryKey(request.query, after: "v2\u{3}\(format.rawValue)\u{3}\(day.key)\u{3}")
+        let key = Self.key(request, format, day)
         if let prepared = snapshot.answers.answer(key) {
             return prepared.response(for: request, state: state)
         }

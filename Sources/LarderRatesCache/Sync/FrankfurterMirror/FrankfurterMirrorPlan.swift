@@ -19,8 +19,6 @@ struct FrankfurterMirrorPlan: Sendable {
         var start: RateDate
         var end: RateDate
         var currencies: [String]
-        /// `publish_cadence`: `daily`, `weekly`, `monthly`, or nil (historical only, or not said).
-        var cadence: String? = nil
 
         /// The currencies the provider quotes against its pivot.
         var foreign: [String] { currencies.filter { $0 != pivot } }
@@ -78,9 +76,8 @@ struct FrankfurterMirrorPlan: Sendable {
                 continue
             }
             let currencies = codes.compactMap { code -> String? in if case .string(let text) = code { text } else { nil } }
-            let cadence = if case .string(let text)? = fields["publish_cadence"] { text } else { String?.none }
             catalogue.providers.append(
-                Provider(key: key, pivot: pivot, start: first, end: last, currencies: currencies, cadence: cadence))
+                Provider(key: key, pivot: pivot, start: first, end: last, currencies: currencies))
         }
         return catalogue
     }

@@ -47,7 +47,8 @@ enum FrankfurterOrientationProbe {
 
     /// The verdict from x and y, day by day.
     static func judge(pivotBased x: [RateDate: String], pivotQuoted y: [RateDate: String]) -> Verdict {
-        if case .proven = judge(pivotBased: x) { return judge(pivotBased: x) }
+        let alone = judge(pivotBased: x)
+        if alone != .ambiguous { return alone }
         if y.values.contains(where: hasDigitsBeyondRounding) { return .proven(.pivotQuote) }
         for (day, xText) in x {
             guard let yText = y[day], let xValue = Double(xText), let yValue = Double(yText), xValue > 0, yValue > 0 else { continue }
