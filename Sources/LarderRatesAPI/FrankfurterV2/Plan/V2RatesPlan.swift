@@ -110,6 +110,8 @@ public struct V2RatesPlan: Sendable {
             for record in batch(days.carriedForward(to: day), blended: isPlain) { body(record) }
         case .range:
             if let group {
+                // Nothing after today; the chunk's buckets are not even built (a range may run to 9999).
+                guard chunk.lowerBound <= today else { return }
                 eachBucket(source.rollup(group, chunk), chunk, filter: filter(source.raw), body)
             } else {
                 eachDay(days, chunk, &walk, body)
@@ -156,11 +158,10 @@ public struct V2RatesPlan: Sendable {
     }
 
     /// The buckets of the chunk, each blended on its own, from the bucket on or before its start, as
-    /// Frankfurter's `between` does (which repeats a bucket at a chunk's seam); nothing after today.
+    /// Frankfurter's `between` does (which repeats a bucket at a chunk's seam).
     private func eachBucket(
         _ rollup: V2Rollup, _ chunk: ClosedRange<Int>, filter: V2ProviderFilter?, _ body: (V2Record) -> Void
     ) {
-        guard chunk.lowerBound <= today else { return }
         for index in rollup.indices(from: chunk.lowerBound, through: chunk.upperBound) {
             let rows = rollup.rows(at: index)
             for record in batch(filter.map { rows.filter($0.accepts) } ?? rows) { body(record) }
