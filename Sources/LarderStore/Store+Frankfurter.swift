@@ -83,19 +83,19 @@ extension Store {
         }
     }
 
-    /// How many rows are mirrored.
-    public func frankfurterRowCount() async throws(StoreError) -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM frankfurter_rows") ?? 0 }
+    /// How many rows `tables` hold.
+    public func frankfurterRowCount(in tables: FrankfurterTables = .live) async throws(StoreError) -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(tables.table("rows"))") ?? 0 }
     }
 
-    /// Each provider's newest mirrored day (`YYYY-MM-DD`) on or before `notAfter`.
-    public func frankfurterNewestDays(notAfter: String) async throws(StoreError) -> [String: String] {
+    /// Each provider's newest day (`YYYY-MM-DD`) in `tables` on or before `notAfter`.
+    public func frankfurterNewestDays(notAfter: String, in tables: FrankfurterTables = .live) async throws(StoreError) -> [String: String] {
         try await read { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT provider, (SELECT max(date) FROM frankfurter_rows r WHERE r.provider = p.provider AND r.date <= ?)
-                    FROM (SELECT DISTINCT provider FROM frankfurter_coverage) p
+                    SELECT provider, (SELECT max(date) FROM \(tables.table("rows")) r WHERE r.provider = p.provider AND r.date <= ?)
+                    FROM (SELECT DISTINCT provider FROM \(tables.table("coverage"))) p
                     """,
                 arguments: [notAfter])
             // One lookup of the primary key per provider, not a pass over every row.
@@ -103,11 +103,11 @@ extension Store {
         }
     }
 
-    /// The first sync's finished requests, as `provider` → its windows.
-    public func frankfurterFinishedWindows() async throws(StoreError) -> [String: Set<String>] {
+    /// The first sync's finished requests in `tables`, as `provider` → its windows.
+    public func frankfurterFinishedWindows(in tables: FrankfurterTables = .live) async throws(StoreError) -> [String: Set<String>] {
         try await read { db in
             var finished: [String: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT provider, window FROM frankfurter_windows") {
+            for row in try Row.fetchAll(db, sql: "SELECT provider, window FROM \(tables.table("windows"))") {
                 finished[row[0] as String, default: []].insert(row[1])
             }
             return finished
@@ -119,36 +119,39 @@ extension Store {
         try read { db in try Data.fetchOne(db, sql: "SELECT json FROM frankfurter_catalog WHERE name = ?", arguments: [name]).map { Array($0) } }
     }
 
-    /// Keeps a catalogue answer as given, replacing the previous one.
-    public func saveFrankfurterCatalog(_ name: String, json: [UInt8]) async throws(StoreError) {
+    /// Keeps a catalogue answer as given in `tables`, replacing the previous one.
+    public func saveFrankfurterCatalog(_ name: String, json: [UInt8], in tables: FrankfurterTables = .live) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO frankfurter_catalog(name, json) VALUES (?, ?)", arguments: [name, Data(json)])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO \(tables.table("catalog"))(name, json) VALUES (?, ?)", arguments: [name, Data(json)])
         }
     }
 
-    /// One answer of the mirror in one transaction: its rows added (a stored row is never rewritten, as
-    /// Frankfurter's ingest does nothing on conflict), the window marked finished when `window` is given,
-    /// and the rate days `derive` makes from `pivot`'s rows of the days that gained a row saved with `item`.
+    /// One answer of the mirror in one transaction: its rows added to `tables` (a stored row is never
+    /// rewritten, as Frankfurter's ingest does nothing on conflict), the window marked finished when
+    /// `window` is given, and, in the live tables, the rate days `derive` makes from `pivot`'s rows of the
+    /// days that gained a row saved with `item` (staged rows wait for `adoptStagedFrankfurter`).
     /// Returns the rows that were new.
     public func commitFrankfurter(
-        _ rows: [FrankfurterRowRecord], provider: String, window: String?, finishedAt: Date,
+        _ rows: [FrankfurterRowRecord], provider: String, window: String?, finishedAt: Date, in tables: FrankfurterTables = .live,
         pivot: (provider: String, base: String), item: ItemRecord,
         derive: @Sendable (_ days: [String: [(quote: String, rate: String)]]) -> [RateSetRecord]
     ) async throws(StoreError) -> [FrankfurterRowRecord] {
         try await write { db in
             var added: [FrankfurterRowRecord] = []
             let insert = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO frankfurter_rows(provider, date, base, quote, rate) VALUES (?, ?, ?, ?, ?)")
+                sql: "INSERT OR IGNORE INTO \(tables.table("rows"))(provider, date, base, quote, rate) VALUES (?, ?, ?, ?, ?)")
             for row in rows {
                 try insert.execute(arguments: [row.provider, row.date, row.base, row.quote, row.rate])
                 if db.changesCount > 0 { added.append(row) }
             }
-            try Self.widenCoverage(with: added, in: db)
+            try Self.widenCoverage(with: added, in: tables, db)
             if let window {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO frankfurter_windows(provider, window, finished_at) VALUES (?, ?, ?)",
+                    sql: "INSERT OR REPLACE INTO \(tables.table("windows"))(provider, window, finished_at) VALUES (?, ?, ?)",
                     arguments: [provider, window, finishedAt.timeIntervalSince1970])
             }
+            guard tables == .live else { return added }
             let dates = Set(added.filter { $0.provider == pivot.provider && $0.base == pivot.base }.map(\.date))
             var days: [String: [(quote: String, rate: String)]] = [:]
             for date in dates {
@@ -164,8 +167,8 @@ extension Store {
     }
 
     /// The coverage and days tables widened by newly added rows, in their commit's transaction.
-    private static func widenCoverage(with added: [FrankfurterRowRecord], in db: Database) throws {
-        let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO frankfurter_days(date) VALUES (?)")
+    private static func widenCoverage(with added: [FrankfurterRowRecord], in tables: FrankfurterTables, _ db: Database) throws {
+        let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(tables.table("days"))(date) VALUES (?)")
         for date in Set(added.map(\.date)) { try day.execute(arguments: [date]) }
         var spans: [String: (row: FrankfurterRowRecord, first: String, last: String)] = [:]
         for row in added {
@@ -177,7 +180,7 @@ extension Store {
             }
         }
         let upsert = try db.cachedStatement(sql: """
-            INSERT INTO frankfurter_coverage(provider, base, quote, first, last) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO \(tables.table("coverage"))(provider, base, quote, first, last) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(provider, base, quote) DO UPDATE SET first = min(first, excluded.first), last = max(last, excluded.last)
             """)
         for span in spans.values {

@@ -3,6 +3,7 @@ import GRDB
 extension Store {
     /// Tables holding cached data, cleared on a format-version mismatch (not `meta` or `grdb_migrations`).
     static let dataTables = ["rates", "rate_sets", "items", "resources", "document_entries", "document_files"]
+        + FrankfurterTables.live.names + FrankfurterTables.staged.names
 
     /// The columns that hold instants, as seconds since 1970 (REAL), per table.
     static let instantColumns = [
@@ -103,49 +104,19 @@ extension Store {
             try db.create(index: "document_entries_position", on: "document_entries", columns: ["position"])
         }
         migrator.registerMigration("v6: a Frankfurter v2 mirror") { db in
-            // Rows as Frankfurter keeps them: one per provider, day and pair, the published digits as text.
-            try db.create(table: "frankfurter_rows", options: .withoutRowID) { t in
-                t.column("provider", .text).notNull()
-                t.column("date", .text).notNull()
-                t.column("base", .text).notNull()
-                t.column("quote", .text).notNull()
-                t.column("rate", .text).notNull()
-                t.primaryKey(["provider", "date", "base", "quote"])
-            }
-            // `/v2/providers` and `/v2/currencies?scope=all` as the upstream gave them.
-            try db.create(table: "frankfurter_catalog") { t in
-                t.primaryKey("name", .text)
-                t.column("json", .blob).notNull()
-            }
-            // The first sync's finished requests, so a restart continues where it stopped.
-            try db.create(table: "frankfurter_windows", options: .withoutRowID) { t in
-                t.column("provider", .text).notNull()
-                t.column("window", .text).notNull()
-                t.column("finished_at", .double).notNull()
-                t.primaryKey(["provider", "window"])
-            }
+            try FrankfurterTables.live.create(["rows", "catalog", "windows"], in: db)
         }
         migrator.registerMigration("v7: a Frankfurter v2 mirror read by window") { db in
-            // The days holding rows, kept by every commit: a query's window is found without a pass over
-            // the rows (an index by date would cost every insert a random write into millions of entries).
-            try db.create(table: "frankfurter_days", options: .withoutRowID) { t in
-                t.primaryKey("date", .text)
-            }
+            try FrankfurterTables.live.create(["days", "coverage"], in: db)
             try db.execute(sql: "INSERT INTO frankfurter_days(date) SELECT DISTINCT date FROM frankfurter_rows")
-            // Each (provider, base, quote)'s first and last day, kept by every commit: the catalogue's
-            // coverage without a pass over millions of rows.
-            try db.create(table: "frankfurter_coverage", options: .withoutRowID) { t in
-                t.column("provider", .text).notNull()
-                t.column("base", .text).notNull()
-                t.column("quote", .text).notNull()
-                t.column("first", .text).notNull()
-                t.column("last", .text).notNull()
-                t.primaryKey(["provider", "base", "quote"])
-            }
             try db.execute(sql: """
                 INSERT INTO frankfurter_coverage(provider, base, quote, first, last)
                 SELECT provider, base, quote, min(date), max(date) FROM frankfurter_rows GROUP BY provider, base, quote
                 """)
+        }
+        migrator.registerMigration("v8: a new Frankfurter upstream's mirror staged") { db in
+            // A new upstream's mirror is synced beside the served one and swapped in whole (SPEC §4.9).
+            try FrankfurterTables.staged.create(in: db)
         }
         return migrator
     }

@@ -116,9 +116,9 @@ extension Store {
     }
 
     /// Replaces the given days and the feed's item record in one transaction: all of it lands, or none.
-    /// `format` records what an `auto` upstream was read as. With `adopting`, every stored day is
-    /// dropped first and that URL becomes the recorded upstream: the new upstream's copy replaces the
-    /// old one whole (SPEC §4.9).
+    /// `format` records what an `auto` upstream was read as. With `adopting`, every stored day (and a
+    /// Frankfurter mirror's rows) is dropped first and that URL becomes the recorded upstream: the new
+    /// upstream's copy replaces the old one whole (SPEC §4.9).
     public func commitRates(
         _ sets: [RateSetRecord], item: ItemRecord, format: String? = nil, adopting upstream: String? = nil
     ) async throws(StoreError) {
@@ -137,6 +137,8 @@ extension Store {
     ) throws {
         if let upstream {
             try db.execute(sql: "DELETE FROM rate_sets")
+            // The previous upstream's Frankfurter mirror goes with its days: the new copy replaces it whole.
+            for table in FrankfurterTables.live.names { try db.execute(sql: "DELETE FROM \(table)") }
             try Self.adopt(upstream: upstream, resource: RateSetRecord.resource, in: db)
         }
         if let format {

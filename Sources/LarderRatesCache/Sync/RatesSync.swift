@@ -75,7 +75,7 @@ struct RatesSync: Sendable {
 
     private func attempt(_ index: Int) -> RatesUpstreamAttempt {
         RatesUpstreamAttempt(
-            sync: self, upstream: upstreams.list[index], label: upstreams.labels[index],
+            sync: self, index: index, upstream: upstreams.list[index], label: upstreams.labels[index],
             ownsValidators: upstreams.ownsValidators(index))
     }
 }

@@ -12,6 +12,8 @@ import Logging
 struct RatesUpstreamAttempt: Sendable {
     /// The refresh this attempt is part of: the store, client, limits and events it works with.
     let sync: RatesSync
+    /// The upstream's place in the configured list.
+    let index: Int
     let upstream: Upstream<RatesFormat>
     /// The upstream's name in metrics and logs, without credentials.
     let label: String
@@ -21,9 +23,18 @@ struct RatesUpstreamAttempt: Sendable {
     /// The store's reads and writes go through its async API, and the parse runs on the `BlockingPool`:
     /// a commit waits for the disk, and the cooperative pool's few threads must stay free to answer requests.
     func run(_ now: Date) async throws -> RatesSync.Applied {
-        if upstream.format == .frankfurter, FrankfurterMirrorPlan.isRoot(upstream.url) {
+        if upstream.format == .frankfurter, FrankfurterMirrorPlan.isRoot(upstream.url), !sync.upstreams.servesV1Only(index) {
             let root = upstream.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? upstream.url
-            return try await FrankfurterMirrorAttempt(sync: sync, root: root.hasSuffix("/") ? root : root + "/", label: label).run(now)
+            do {
+                return try await FrankfurterMirrorAttempt(
+                    sync: sync, root: root.hasSuffix("/") ? root : root + "/", label: label,
+                    tables: sync.upstreamSwitch.isPending ? .staged : .live
+                ).run(now)
+            } catch is FrankfurterMirrorAttempt.NoV2 {
+                // An older Frankfurter (v1 at its root, as api.frankfurter.app was): its ranges, as for a `/v1/` URL.
+                sync.upstreams.markV1Only(index)
+                sync.logger.notice("rates: \(label) answered 404 to /v2/providers: read as Frankfurter v1 ranges at its root")
+            }
         }
         let store = sync.store
         // The newest day within the bounds: one an earlier Larder stored for 9999 is no newest day to regress from.

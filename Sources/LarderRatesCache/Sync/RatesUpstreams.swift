@@ -12,6 +12,8 @@ import Synchronization
 final class RatesUpstreams: Sendable {
     let list: [Upstream<RatesFormat>]
     let pool: UpstreamSet
+    /// `frankfurter` roots that answered 404 to `/v2/providers`: read as v1 ranges until a restart.
+    private let v1Roots = Mutex<Set<Int>>([])
 
     init(_ resource: UpstreamResource<RatesFormat>, window: Backoff = UpstreamHealth.defaultWindow) {
         list = resource.upstreams
@@ -29,6 +31,12 @@ final class RatesUpstreams: Sendable {
 
     /// Upstream `index` answered and its validators (or none) are stored now.
     func tookValidators(from index: Int) { pool.source = index }
+
+    /// True once upstream `index`, a `frankfurter` root, showed it has no v2 (an older Frankfurter).
+    func servesV1Only(_ index: Int) -> Bool { v1Roots.withLock { $0.contains(index) } }
+
+    /// Upstream `index` answered 404 to `/v2/providers`: its root is read as v1 ranges from now on.
+    func markV1Only(_ index: Int) { _ = v1Roots.withLock { $0.insert(index) } }
 
     /// What `/status` and the page show of each upstream at `now`.
     func reports(at now: Date) -> [UpstreamReport] { pool.reports(at: now) }

@@ -16,6 +16,9 @@ struct FrankfurterMirrorAttempt: Sendable {
     let sync: RatesSync
     let root: String
     let label: String
+    /// `.staged` while the stored copy is a previous upstream's: this sync fills tables beside the
+    /// served ones, swapped in whole once every provider is complete (SPEC §4.9).
+    let tables: FrankfurterTables
 
     /// Requests in flight at once.
     static let parallel = 2
@@ -26,9 +29,14 @@ struct FrankfurterMirrorAttempt: Sendable {
     /// Whose rows are the rate days (Frankfurter's v1 is the ECB's).
     static let pivot = (provider: "ECB", base: "EUR")
 
+    /// The root answered 404 to `/v2/providers`: it serves no v2 to mirror.
+    struct NoV2: Error {}
+
     func run(_ now: Date) async throws -> RatesSync.Applied {
         do {
             return try await mirror(now)
+        } catch let error as NoV2 {
+            throw error
         } catch {
             sync.mirrorProgress.failed()
             throw error
@@ -38,7 +46,7 @@ struct FrankfurterMirrorAttempt: Sendable {
     private func mirror(_ now: Date) async throws -> RatesSync.Applied {
         let progress = sync.mirrorProgress
         let until = RateDate(containing: sync.today.later(than: now)).adding(days: 1) ?? .lastDay
-        let providersBody = try await get("v2/providers")
+        guard let providersBody = try await get("v2/providers", absentIf404: true) else { throw NoV2() }
         guard let catalogue = FrankfurterMirrorPlan.providers(providersBody, until: until) else {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused /v2/providers: not a list of providers")
@@ -48,12 +56,13 @@ struct FrankfurterMirrorAttempt: Sendable {
         }
         let providers = catalogue.providers
         let currencies = try await get("v2/currencies?scope=all")
-        try await sync.store.saveFrankfurterCatalog("providers", json: providersBody)
-        try await sync.store.saveFrankfurterCatalog("currencies", json: currencies)
-        let newest = try await sync.store.frankfurterNewestDays(notAfter: until.description).compactMapValues { RateDate($0) }
-        let before = try await sync.store.frankfurterFinishedWindows()
+        if tables == .staged { try await sync.store.stageFrankfurter(for: sync.identity) }
+        try await sync.store.saveFrankfurterCatalog("providers", json: providersBody, in: tables)
+        try await sync.store.saveFrankfurterCatalog("currencies", json: currencies, in: tables)
+        let newest = try await sync.store.frankfurterNewestDays(notAfter: until.description, in: tables).compactMapValues { RateDate($0) }
+        let before = try await sync.store.frankfurterFinishedWindows(in: tables)
         progress.start(
-            providers: providers.count, complete: Self.complete(providers, before), rows: try await sync.store.frankfurterRowCount(),
+            providers: providers.count, complete: Self.complete(providers, before), rows: try await sync.store.frankfurterRowCount(in: tables),
             skipped: catalogue.skipped.map { .init(key: $0.key, reason: $0.reason) })
         let orientations = try await FrankfurterProbeRun(attempt: self, until: until, now: now).orientations(providers, finished: before)
         let plan = FrankfurterMirrorPlan(
@@ -76,7 +85,7 @@ struct FrankfurterMirrorAttempt: Sendable {
             }
         }
         // A provider whose every window is stored is complete: later refreshes ask it incrementally.
-        let finished = try await sync.store.frankfurterFinishedWindows()
+        let finished = try await sync.store.frankfurterFinishedWindows(in: tables)
         for provider in providers where !plan.isComplete(provider) {
             let windows = FrankfurterMirrorPlan(
                 providers: [], finished: finished, newest: [:], orientations: orientations, until: until).queries(for: provider)
@@ -85,16 +94,54 @@ struct FrankfurterMirrorAttempt: Sendable {
         // A day gained rows in two answers (a window's opening rows): its fuller set is the later one.
         let days = Dictionary(written.map { ($0.date, $0) }) { $0.rates.count >= $1.rates.count ? $0 : $1 }
             .values.sorted { $0.date < $1.date }
-        let rows = try await sync.store.frankfurterRowCount()
-        let complete = Self.complete(providers, try await sync.store.frankfurterFinishedWindows())
+        let rows = try await sync.store.frankfurterRowCount(in: tables)
+        let complete = Self.complete(providers, try await sync.store.frankfurterFinishedWindows(in: tables))
         progress.stop(complete: complete, rows: rows)
         let skipped = catalogue.skipped.isEmpty ? "" : "; skipped " + catalogue.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
         let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new\(skipped)"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
+        if tables == .staged { return try await adopt(complete: complete, of: providers.count, served: served, now: now) }
         let date = days.last?.date ?? newest[Self.pivot.provider]
         return RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
             written: days, format: .frankfurter, served: served, mirrored: true)
+    }
+
+    /// The staged mirror, once every provider is complete, swapped in for the previous upstream's copy
+    /// in one transaction, with the rate days of its `ECB` rows (SPEC §4.9); until then the refresh fails
+    /// and the previous copy stays served, stale.
+    private func adopt(complete: Int, of total: Int, served: String, now: Date) async throws -> RatesSync.Applied {
+        guard complete == total, total > 0 else {
+            throw RefreshError(.upstreamError, "the new upstream's mirror is not complete yet (\(complete)/\(total) provider(s))")
+        }
+        let derived = Mutex<[RateSet]>([])
+        let records = try await sync.store.adoptStagedFrankfurter(upstream: sync.identity, pivot: Self.pivot, item: item(now)) { days in
+            let sets = Self.rateSets(days)
+            derived.withLock { $0 = sets }
+            return sets.map { RateSetRecord($0, storedAt: now) }
+        }
+        sync.upstreamSwitch.completed()
+        let days = derived.withLock { $0 }.sorted { $0.date < $1.date }
+        sync.logger.notice("rates: the new upstream's mirror replaced the previous upstream's copy: \(served), \(records.count) rate day(s)")
+        return RatesSync.Applied(
+            outcome: RatesRefreshOutcome(kind: .updated, daysChanged: days.count, date: days.last?.date),
+            written: days, replacedAll: true, format: .frankfurter, served: served, mirrored: true)
+    }
+
+    /// The rate days `/rates` and v1 serve, from the pivot's rows by day.
+    private static func rateSets(_ days: [String: [(quote: String, rate: String)]]) -> [RateSet] {
+        days.compactMap { date, rates -> RateSet? in
+            guard let day = RateDate(date) else { return nil }
+            let values = rates.compactMap { rate in PublishedDecimal(rate.rate).map { CurrencyRate(code: rate.quote, value: $0) } }
+            return RateSet(date: day, base: Self.pivot.base, rates: values)
+        }
+    }
+
+    /// The freshness record a commit saves: contact now, no validators (each query's answer is its own).
+    private func item(_ now: Date) -> ItemRecord {
+        ItemRecord(
+            resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, createdAt: nil, updatedAt: nil,
+            etag: nil, lastModified: nil)
     }
 
     /// How many of `providers` the finished windows mark complete.
@@ -112,18 +159,11 @@ struct FrankfurterMirrorAttempt: Sendable {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused \(query.target): \(error.message)")
         }
-        let item = ItemRecord(
-            resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, createdAt: nil, updatedAt: nil,
-            etag: nil, lastModified: nil)
         let derived = Mutex<[RateSet]>([])
         let added = try await sync.store.commitFrankfurter(
-            rows, provider: query.provider, window: query.window, finishedAt: now, pivot: Self.pivot, item: item
+            rows, provider: query.provider, window: query.window, finishedAt: now, in: tables, pivot: Self.pivot, item: item(now)
         ) { days in
-            let sets = days.compactMap { date, rates -> RateSet? in
-                guard let day = RateDate(date) else { return nil }
-                let values = rates.compactMap { rate in PublishedDecimal(rate.rate).map { CurrencyRate(code: rate.quote, value: $0) } }
-                return RateSet(date: day, base: Self.pivot.base, rates: values)
-            }
+            let sets = Self.rateSets(days)
             derived.withLock { $0 = sets }
             return sets.map { RateSetRecord($0, storedAt: now) }
         }
@@ -132,15 +172,18 @@ struct FrankfurterMirrorAttempt: Sendable {
     }
 
     func mark(_ provider: String, window: String, now: Date) async throws {
-        let item = ItemRecord(
-            resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, createdAt: nil, updatedAt: nil,
-            etag: nil, lastModified: nil)
         _ = try await sync.store.commitFrankfurter(
-            [], provider: provider, window: window, finishedAt: now, pivot: Self.pivot, item: item) { _ in [] }
+            [], provider: provider, window: window, finishedAt: now, in: tables, pivot: Self.pivot, item: item(now)) { _ in [] }
     }
 
     /// A GET of `target` under the root; a 429 or 503 is asked again after its `Retry-After` (1 s without one).
     func get(_ target: String) async throws(RefreshError) -> [UInt8] {
+        // Never nil: only `absentIf404` answers nil.
+        try await get(target, absentIf404: false) ?? []
+    }
+
+    /// `get`, with nil for a 404 when `absentIf404`.
+    private func get(_ target: String, absentIf404: Bool) async throws(RefreshError) -> [UInt8]? {
         var tries = 0
         while true {
             tries += 1
@@ -151,6 +194,10 @@ struct FrankfurterMirrorAttempt: Sendable {
                 sync.events.upstreamFetch(.rates, upstream: label, outcome: .fetched)
                 return body.bytes
             } catch let error as UpstreamError {
+                if absentIf404, error.status == 404 {
+                    sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
+                    return nil
+                }
                 let wait = error.retryAfter ?? 1
                 guard [429, 503].contains(error.status ?? 0), tries < Self.tries, wait <= Self.longestWait else {
                     sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
