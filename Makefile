@@ -121,7 +121,7 @@ bench-failover: build deps-epoll
 
 ## bench-frankfurter: only the local Frankfurter at full size of make bench (bench/frankfurter_mirror.py): Frankfurter's 84 providers, ~160 currencies and some 11 million rows generated (tools/generate/frankfurter-full.py) and served by the sample upstream; Larder's first sync from an empty cache and its resident memory, GET /v2/rates against GET /rates with wrk, a whole-history NDJSON answer's memory growth (about 6 minutes; some 1 GB of disk in the work folder)
 bench-frankfurter: build
-	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "bench-frankfurter needs: apt-get install -y wrk"; exit 1; }
+	@{ command -v wrk && command -v nginx; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx >/dev/null; } || { echo "bench-frankfurter needs: apt-get install -y wrk nginx"; exit 1; }
 	python3 bench/bench.py --only frankfurter
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of tools/deps/libmicrohttpd-epoll-timeout.patch (a few seconds)

@@ -79,7 +79,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "varnish": 18684,
          "ceiling": 18685, "cold": 18686, "idle": 18688, "idle-before": 18689, "page": 18690,
          "mirror-upstream": 18691, "mirror-proxy": 18692, "mirror": 18693, "gzip": 18695, "idle-nginx": 18696,
-         "failover-upstream": 18697, "failover": 18698, "frankfurter-upstream": 18699, "frankfurter": 18700}
+         "failover-upstream": 18697, "failover": 18698, "frankfurter-upstream": 18699, "frankfurter": 18700,
+         "frankfurter-nginx": 18701}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
@@ -637,8 +638,10 @@ def frankfurter_tools(processes):
     return types.SimpleNamespace(
         processes=processes, larder=f"{BIN}/larder", sample_upstream=f"{BIN}/sample-upstream", work=WORK, root=ROOT,
         threads=THREADS, connections=CONNECTIONS, rounds=ROUNDS,
-        ports={"upstream": PORTS["frankfurter-upstream"], "larder": PORTS["frankfurter"]}, request=request,
-        wait_until=wait_until, rss_kib=rss_kib, rss_split=rss_split, wrk=wrk)
+        ports={"upstream": PORTS["frankfurter-upstream"], "larder": PORTS["frankfurter"],
+               "nginx": PORTS["frankfurter-nginx"]}, request=request,
+        wait_until=wait_until, rss_kib=rss_kib, rss_split=rss_split, wrk=wrk, seconds=SECONDS,
+        start_nginx=start_nginx, children_of=children_of)
 
 
 def run_only(processes, scenarios):

@@ -12,7 +12,8 @@ first sync      release Larder on an empty cache mirroring the upstream's root (
                 (VmRSS) sampled every 0.2 s during it, and after it: at once, and once 5 s idle; the CPU
                 time Larder and the sample upstream used until synced (the upstream's share should be small).
 latest          wrk `GET /v2/rates` (no query: every currency, blended) against `GET /rates` on the same
-                Larder, BENCH_ROUNDS alternating rounds, ratios round by round.
+                Larder, and nginx static serving the same two bodies, BENCH_ROUNDS alternating rounds,
+                ratios round by round, and each server's CPU time per request (`/proc` around each run).
 whole history   one `GET /v2/rates?from=<first day>&to=<last day>` with `Accept: application/x-ndjson`:
                 its size, and Larder's resident memory sampled every 50 ms while it streams, the growth
                 over the level before it as a share of the body.
@@ -155,17 +156,40 @@ def first_sync(tools, port, upstream_port, providers, expected):
 
 
 def latest_rounds(tools, port, pid, rounds):
-    """wrk on `/v2/rates` and `/rates` in alternating rounds: each round's ratio, and the rates."""
-    for path in ("/v2/rates", "/rates"):
-        subprocess.run(["wrk", "-t1", f"-c{tools.connections}", "-d3s", f"http://127.0.0.1:{port}{path}"],
-                       capture_output=True, check=True)
-    runs = {"/v2/rates": [], "/rates": []}
+    """wrk on Larder's `/v2/rates` and `/rates`, and on nginx static serving the same bytes, in alternating
+    rounds: each run's rate, and the server's CPU time per request (`/proc` around the run)."""
+    static = os.path.join(tools.work, "frankfurter", "static")
+    os.makedirs(static, exist_ok=True)
+    os.chmod(static, 0o755)
+    files = {"/v2/rates": "v2-rates.json", "/rates": "rates.json"}
+    for path, name in files.items():
+        with open(os.path.join(static, name), "wb") as file:
+            file.write(tools.request("GET", f"http://127.0.0.1:{port}{path}")[1])
+    nginx_port = tools.ports["nginx"]
+    nginx = tools.start_nginx(tools.processes, "frankfurter-nginx", static, nginx_port, tools.threads)
+    tools.wait_until(lambda: tools.request("GET", f"http://127.0.0.1:{nginx_port}/rates.json")[0] == 200, 20,
+                     "the Frankfurter scenario's nginx answering")
+    for path, name in files.items():
+        assert tools.request("GET", f"http://127.0.0.1:{nginx_port}/{name}")[1] == \
+            tools.request("GET", f"http://127.0.0.1:{port}{path}")[1], f"nginx serves other bytes than {path}"
+    targets = {}
+    for path, name in files.items():
+        targets[f"larder {path}"] = (f"http://127.0.0.1:{port}{path}", lambda: [pid])
+        targets[f"nginx {path}"] = (f"http://127.0.0.1:{nginx_port}/{name}", lambda: tools.children_of(nginx.pid))
+    for address, _ in targets.values():
+        subprocess.run(["wrk", "-t1", f"-c{tools.connections}", "-d3s", address], capture_output=True, check=True)
+    runs = {name: [] for name in targets}
     for number in range(rounds):
-        for path in runs:
-            figures = tools.wrk(f"http://127.0.0.1:{port}{path}", sample=[pid])
-            runs[path].append(figures)
-            print(f"  round {number + 1} {path:10} {figures['rate']:>10,.0f} req/s  p99 {figures['p99']:.2f} ms"
-                  f"  rss {figures['rss'] / 1024:.0f} MiB", flush=True)
+        for name, (address, pids) in targets.items():
+            servers = pids()
+            before = sum(cpu_seconds(server) for server in servers)
+            figures = tools.wrk(address, sample=servers)
+            figures["cpu_us"] = (sum(cpu_seconds(server) for server in servers) - before) * 1e6 \
+                / max(figures["rate"] * tools.seconds, 1)
+            runs[name].append(figures)
+            print(f"  round {number + 1} {name:18} {figures['rate']:>10,.0f} req/s  p99 {figures['p99']:.2f} ms"
+                  f"  {figures['cpu_us']:.1f} µs CPU/request", flush=True)
+    tools.processes.stop("frankfurter-nginx")
     return runs
 
 
@@ -242,14 +266,26 @@ def run(tools):
 
     print("bench: GET /v2/rates against GET /rates on the full-size mirror", flush=True)
     runs = latest_rounds(tools, port, sync["pid"], tools.rounds)
-    ratios = [v2["rate"] / v1["rate"] for v2, v1 in zip(runs["/v2/rates"], runs["/rates"])]
-    sizes = {path: len(tools.request("GET", f"http://127.0.0.1:{port}{path}")[1]) for path in runs}
-    under_load = max(figures["rss"] for figures in runs["/v2/rates"] + runs["/rates"])
+    ratios = [v2["rate"] / v1["rate"] for v2, v1 in zip(runs["larder /v2/rates"], runs["larder /rates"])]
+    nginx_ratios = [v2["rate"] / v1["rate"] for v2, v1 in zip(runs["nginx /v2/rates"], runs["nginx /rates"])]
+    sizes = {path: len(tools.request("GET", f"http://127.0.0.1:{port}{path}")[1]) for path in ("/v2/rates", "/rates")}
+    under_load = max(figures["rss"] for name in ("larder /v2/rates", "larder /rates") for figures in runs[name])
+
+    def median(name, key):
+        return statistics.median(figures[key] for figures in runs[name])
     lines.append(f"- `GET /v2/rates` ({sizes['/v2/rates']:,} B, every currency blended) "
-                 f"{statistics.median(f['rate'] for f in runs['/v2/rates']):,.0f} req/s against `GET /rates` "
-                 f"({sizes['/rates']:,} B) {statistics.median(f['rate'] for f in runs['/rates']):,.0f} req/s, "
+                 f"{median('larder /v2/rates', 'rate'):,.0f} req/s against `GET /rates` "
+                 f"({sizes['/rates']:,} B) {median('larder /rates', 'rate'):,.0f} req/s, "
                  f"{tools.rounds} alternating rounds: ratio median {statistics.median(ratios):.3f}, worst {min(ratios):.3f}; "
-                 f"Larder's resident memory under wrk up to {under_load / 1024:.1f} MiB.")
+                 f"Larder's resident memory under wrk up to {under_load / 1024:.1f} MiB. nginx static on the same two "
+                 f"bodies ({tools.threads} workers, in the same rounds): {median('nginx /v2/rates', 'rate'):,.0f} against "
+                 f"{median('nginx /rates', 'rate'):,.0f} req/s, ratio median {statistics.median(nginx_ratios):.3f}, "
+                 f"worst {min(nginx_ratios):.3f}: what the body's size costs on this machine, where wrk shares the cores.")
+    lines.append(f"- The server's CPU time per request (`/proc` around each run, medians): Larder "
+                 f"{median('larder /v2/rates', 'cpu_us'):.1f} µs for `/v2/rates`, {median('larder /rates', 'cpu_us'):.1f} µs "
+                 f"for `/rates`; nginx {median('nginx /v2/rates', 'cpu_us'):.1f} µs and {median('nginx /rates', 'cpu_us'):.1f} µs "
+                 f"for the same bytes. Larder's `/v2/rates` against nginx's on the same bytes: "
+                 f"{median('larder /v2/rates', 'cpu_us') / max(median('nginx /v2/rates', 'cpu_us'), 1e-9):.2f}×.")
 
     print("bench: the whole history as NDJSON", flush=True)
     history = whole_history(port, sync["pid"], tools, first, last)

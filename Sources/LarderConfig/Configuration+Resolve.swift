@@ -206,14 +206,15 @@ private func token(_ raw: String) throws(Problem) -> String {
 }
 
 /// A list of upstreams (SPEC §2): entries separated by newlines (a repeated flag) or by commas where
-/// the next entry starts with `http://` or `https://` (a variable), each `URL` or `URL;format=NAME`.
+/// the next entry starts with `http://` or `https://` (a variable), each `URL`, `URL;format=NAME`,
+/// `URL;fallback` (asked only when every other failed, never cross-checked: SPEC §4.12) or both.
 private func upstreamList<Format: RawRepresentable & CaseIterable & Sendable & Equatable>(
     _ raw: String, defaultFormat: Format
 ) throws(Problem) -> UpstreamResource<Format>? where Format.RawValue == String {
     var upstreams: [Upstream<Format>] = []
     let entries = UpstreamListSyntax.entries(raw)
     for (index, entry) in entries.enumerated() {
-        let (urlText, formatName) = UpstreamListSyntax.splitFormat(entry)
+        let (urlText, formatName, fallback) = UpstreamListSyntax.split(entry)
         // The entry is named by position and without credentials: a URL may carry a password.
         let shown: String = UpstreamListSyntax.withoutCredentials(urlText)
         let name: String = entries.count == 1 ? "" : "entry \(index + 1) ('\(shown)') "
@@ -232,9 +233,10 @@ private func upstreamList<Format: RawRepresentable & CaseIterable & Sendable & E
         } catch {
             throw Problem(name + error.text)
         }
-        upstreams.append(Upstream(url: url, format: format))
+        upstreams.append(Upstream(url: url, format: format, fallback: fallback))
     }
     guard let list = UpstreamResource(upstreams: upstreams) else { throw Problem("names no upstream URL") }
+    guard upstreams.contains(where: { !$0.fallback }) else { throw Problem("marks every upstream ;fallback: one must be asked first") }
     return list
 }
 

@@ -55,10 +55,14 @@ public struct Configuration: Sendable, Equatable {
 public struct Upstream<Format: Sendable & Equatable>: Sendable, Equatable {
     public var url: String
     public var format: Format
+    /// Marked `;fallback`: asked only when every upstream not so marked failed, and never cross-checked
+    /// (SPEC §4.12): the origin behind a tier of Larders.
+    public var fallback: Bool
 
-    public init(url: String, format: Format) {
+    public init(url: String, format: Format, fallback: Bool = false) {
         self.url = url
         self.format = format
+        self.fallback = fallback
     }
 }
 

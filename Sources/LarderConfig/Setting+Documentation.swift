@@ -21,7 +21,7 @@ extension Setting {
         case .port: ("8080", "port to bind; `0` picks a free one")
         case .cacheDir: ("./larder-cache", "where the cache lives")
         case .ratesURL:
-            (nil, "upstream of `/rates` (`http`/`https`), or several in priority order: the flag repeated, the variable a comma list; each `URL` or `URL;format=NAME`; unset disables the rates routes")
+            (nil, "upstream of `/rates` (`http`/`https`), or several in priority order: the flag repeated, the variable a comma list; each `URL` or `URL;format=NAME`, `;fallback` for one asked only when every other failed; unset disables the rates routes")
         case .ratesFormat: ("auto", Self.choices(RatesFormat.allCases.map(\.rawValue)))
         case .ratesTTL: ("1h", "how long a rate set stays fresh (under `--rates-schedule ttl`)")
         case .ratesSchedule:

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How one setting names several upstreams: the split into entries and each entry's `;format=NAME`.
+/// How one setting names several upstreams: the split into entries and each entry's `;format=NAME` and `;fallback`.
 enum UpstreamListSyntax {
     /// The entries of `raw`: split at newlines (a repeated flag's values), and at commas followed by
     /// optional spaces and `http://` or `https://` (a variable's list), so a comma inside a URL
@@ -27,12 +27,29 @@ enum UpstreamListSyntax {
         return entries.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// `URL;format=NAME` as the URL and the name; an entry without that suffix as itself and nil.
-    static func splitFormat(_ entry: String) -> (url: String, format: String?) {
-        guard let marker = entry.range(of: ";format=", options: [.backwards, .caseInsensitive]) else { return (entry, nil) }
+    /// An entry's URL and its markers, `;format=NAME` and `;fallback`, in either order at its end; an
+    /// entry without them is its URL, with no format and no fallback.
+    static func split(_ entry: String) -> (url: String, format: String?, fallback: Bool) {
+        var url = entry
+        var format: String?
+        var fallback = false
+        for _ in 0..<2 {
+            if !fallback, url.lowercased().hasSuffix(";fallback") {
+                url = String(url.dropLast(";fallback".count))
+                fallback = true
+            } else if format == nil, let split = splitFormat(url), split.format != nil {
+                (url, format) = (split.url, split.format)
+            }
+        }
+        return (url, format, fallback)
+    }
+
+    /// `URL;format=NAME` as the URL and the name; nil without that suffix.
+    private static func splitFormat(_ entry: String) -> (url: String, format: String?)? {
+        guard let marker = entry.range(of: ";format=", options: [.backwards, .caseInsensitive]) else { return nil }
         let name = entry[marker.upperBound...]
         guard !name.isEmpty, !name.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0 == ";" }) else {
-            return (entry, nil)
+            return nil
         }
         return (String(entry[..<marker.lowerBound]), String(name))
     }

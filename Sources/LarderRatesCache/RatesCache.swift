@@ -113,7 +113,7 @@ public final class RatesCache: Sendable {
         let followsFormat = settings.schedule == .auto
         let upstreams = RatesUpstreams(settings.upstream)
         self.upstreams = upstreams
-        let crossCheck = settings.crossCheck && settings.upstream.upstreams.count > 1
+        let crossCheck = settings.crossCheck && settings.upstream.upstreams.filter({ !$0.fallback }).count > 1
             ? RatesCrossCheck(
                 upstreams: settings.upstream.upstreams, health: upstreams.health, store: store, client: client,
                 maxBytes: settings.maxBytes,

@@ -24,6 +24,22 @@ struct UpstreamListTests {
         #expect(rates.upstreams.map(\.format) == [.ecb, .auto])
     }
 
+    @Test func aFallbackMarkerInEitherOrderWithTheFormat() throws {
+        let raw = "http://primary-a.test/;format=frankfurter\nhttp://primary-b.test/;fallback;format=frankfurter\n"
+            + "\(ecb);format=ecb-sdmx;fallback"
+        let rates = try #require(try Configuration.resolve(flags: [.ratesURL: raw], environment: [:]).rates)
+        #expect(rates.upstreams.map(\.url) == ["http://primary-a.test/", "http://primary-b.test/", ecb])
+        #expect(rates.upstreams.map(\.format) == [.frankfurter, .frankfurter, .ecbSDMX])
+        #expect(rates.upstreams.map(\.fallback) == [false, true, true])
+        #expect(rates.identity.contains(";fallback") == false, "the marker is no part of where the data comes from")
+    }
+
+    @Test func everyUpstreamAFallbackIsRefused() {
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.resolve(flags: [.ratesURL: "https://a.test/r.xml;fallback"], environment: [:])
+        }
+    }
+
     @Test func rateFormatFlagAppliesToEntriesWithoutTheirOwn() throws {
         let raw = "https://a.test/r.json\nhttps://b.test/r.xml;format=ecb"
         let rates = try #require(try Configuration.resolve(flags: [.ratesURL: raw, .ratesFormat: "json"], environment: [:]).rates)

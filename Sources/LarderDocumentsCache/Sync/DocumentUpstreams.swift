@@ -19,7 +19,7 @@ final class DocumentUpstreams: Sendable {
         upstreams = resource.upstreams
         pool = UpstreamSet(
             labels: resource.upstreams.map { UpstreamClient.redacted($0.url) },
-            formats: resource.upstreams.map(\.format.rawValue))
+            formats: resource.upstreams.map(\.format.rawValue), fallback: resource.upstreams.map(\.fallback))
     }
 
     var labels: [String] { pool.labels }

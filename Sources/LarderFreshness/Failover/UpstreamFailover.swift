@@ -34,10 +34,14 @@ public struct UpstreamFailover: Sendable {
     public struct Candidate: Sendable {
         public var label: String
         public var health: UpstreamHealth?
+        /// Asked only when every candidate before it failed: one that answered (behind, or with
+        /// something that replaces nothing) ends the round before it (SPEC §4.12, `;fallback`).
+        public var fallback: Bool
 
-        public init(label: String, health: UpstreamHealth?) {
+        public init(label: String, health: UpstreamHealth?, fallback: Bool = false) {
             self.label = label
             self.health = health
+            self.fallback = fallback
         }
     }
 
@@ -60,6 +64,8 @@ public struct UpstreamFailover: Sendable {
         var declined = false
         var behind: (value: Value, position: Int)?
         for (position, candidate) in candidates.enumerated() {
+            // An upstream before it answered: the tier above is up, the origin is not asked.
+            if candidate.fallback, declined || behind != nil { break }
             candidate.health?.attempting(at: now)
             do {
                 switch try await attempt(position) {

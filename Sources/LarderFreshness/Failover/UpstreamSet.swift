@@ -9,11 +9,14 @@ public final class UpstreamSet: Sendable {
     public let labels: [String]
     public let formats: [String]
     public let health: [UpstreamHealth]
+    /// Which are marked `;fallback`: asked only when every other failed (SPEC §4.12).
+    public let fallback: [Bool]
     private let holder: Mutex<Int?>
 
-    public init(labels: [String], formats: [String], window: Backoff = UpstreamHealth.defaultWindow) {
+    public init(labels: [String], formats: [String], fallback: [Bool] = [], window: Backoff = UpstreamHealth.defaultWindow) {
         self.labels = labels
         self.formats = formats
+        self.fallback = labels.indices.map { $0 < fallback.count && fallback[$0] }
         health = labels.map { _ in UpstreamHealth(window: window) }
         holder = Mutex(labels.count == 1 ? 0 : nil)
     }
@@ -26,12 +29,12 @@ public final class UpstreamSet: Sendable {
 
     /// The upstreams to ask at `now`, in order.
     public func order(at now: Date) -> [Int] {
-        UpstreamOrder.indices(health, at: now)
+        UpstreamOrder.indices(health, fallback: fallback, at: now)
     }
 
     /// The failover's candidates for upstreams `indices`, each with its health.
     public func candidates(_ indices: [Int]) -> [UpstreamFailover.Candidate] {
-        indices.map { UpstreamFailover.Candidate(label: labels[$0], health: health[$0]) }
+        indices.map { UpstreamFailover.Candidate(label: labels[$0], health: health[$0], fallback: fallback[$0]) }
     }
 
     /// What `/status` and the page show of each upstream at `now`.

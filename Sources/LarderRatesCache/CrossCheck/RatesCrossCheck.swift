@@ -168,7 +168,8 @@ final class RatesCrossCheck: Sendable {
             return
         }
         let now = clock.now
-        let others = Array(upstreams.indices.filter { $0 != servedBy }.prefix(Self.maxUpstreams - 1))
+        // A `;fallback` upstream is never cross-checked: it is the origin a tier keeps its requests from.
+        let others = Array(upstreams.indices.filter { $0 != servedBy && !upstreams[$0].fallback }.prefix(Self.maxUpstreams - 1))
         let answers = await withTaskGroup(of: (Int, CrossCheckAnswer).self) { group in
             for index in others {
                 group.addTask { (index, await self.read(date, base: stored.base, from: self.upstreams[index], now: now)) }

@@ -47,7 +47,7 @@ struct RatesSync: Sendable {
 
     /// Asks the upstreams in order of health until one delivers (`UpstreamFailover`, the documents' rule too).
     func run(contactAt now: Date) async -> Result<Applied, RefreshError> {
-        let order = UpstreamOrder.indices(upstreams.health, at: now)
+        let order = upstreams.pool.order(at: now)
         let failover = UpstreamFailover(resource: "rates", logger: logger)
         var round = BehindRound(due: due?.dueDay(at: now))
         let outcome: UpstreamFailover.Outcome<Applied> = await failover.ask(upstreams.pool.candidates(order), at: now) {

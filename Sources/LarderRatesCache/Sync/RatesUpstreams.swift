@@ -19,7 +19,7 @@ final class RatesUpstreams: Sendable {
         list = resource.upstreams
         pool = UpstreamSet(
             labels: resource.upstreams.map { UpstreamClient.redacted($0.url) },
-            formats: resource.upstreams.map(\.format.rawValue), window: window)
+            formats: resource.upstreams.map(\.format.rawValue), fallback: resource.upstreams.map(\.fallback), window: window)
     }
 
     var health: [UpstreamHealth] { pool.health }
