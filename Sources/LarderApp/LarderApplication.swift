@@ -86,7 +86,7 @@ public struct LarderApplication: Sendable {
         }
         if let upstream = configuration.documents, let store {
             let settings = DocumentsCache.Settings(
-                upstream: upstream, ttl: configuration.documentsTTL,
+                upstream: upstream, ttl: configuration.documentsTTL, schedule: configuration.documentsSchedule,
                 indexMaxBytes: configuration.documentsIndexMaxBytes, documentMaxBytes: configuration.documentsMaxBytes)
             documents = try DocumentsCache(
                 settings, store: store,

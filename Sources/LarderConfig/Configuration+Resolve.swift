@@ -15,6 +15,9 @@ extension Configuration {
         try resolver.apply(.cacheDir, to: &configuration.cacheDirectory) { try nonEmpty($0) }
         try resolver.apply(.ratesTTL, to: &configuration.ratesTTL) { try duration($0) }
         try resolver.apply(.documentsTTL, to: &configuration.documentsTTL) { try duration($0) }
+        try resolver.apply(.documentsSchedule, to: &configuration.documentsSchedule) {
+            try choice($0, DocumentsSchedule.allCases.map { ($0.rawValue, $0) })
+        }
         try resolver.apply(.clientTimeout, to: &configuration.clientTimeout) { try duration($0, atMost: .seconds(86400)) }
         try resolver.apply(.threads, to: &configuration.threads) { raw throws(Problem) in
             raw == "auto" ? .auto : .fixed(try integer(raw, in: 1...1024, "is not a thread count (1-1024) or auto"))

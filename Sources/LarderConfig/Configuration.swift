@@ -28,6 +28,7 @@ public struct Configuration: Sendable, Equatable {
     /// nil when `--documents-url` is not set: the documents routes are disabled.
     public var documents: UpstreamResource<DocumentsFormat>?
     public var documentsTTL: Duration = .seconds(900)
+    public var documentsSchedule: DocumentsSchedule = .ttl
     /// The largest documents index taken, after decompression (SPEC §6): an index of 100,000 entries fits.
     public var documentsIndexMaxBytes = DocumentIndexParser.defaultMaxBytes
     /// The largest document taken, after decompression (SPEC §6).

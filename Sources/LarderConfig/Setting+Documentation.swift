@@ -25,7 +25,7 @@ extension Setting {
         case .ratesFormat: ("auto", Self.choices(RatesFormat.allCases.map(\.rawValue)))
         case .ratesTTL: ("1h", "how long a rate set stays fresh (under `--rates-schedule ttl`)")
         case .ratesSchedule:
-            ("auto", "`ecb`: fresh until the ECB's next expected publication; `ttl`: the TTL; `auto`: `ecb` for an ECB feed, else `ttl`")
+            ("auto", "`ecb`: fresh until the ECB's next expected publication; `ttl`: the TTL; `auto`: `ecb` for an ECB feed, else `ttl`; `follow`: revalidated when the upstream's own `max-age` runs out, between 1 s and 60 s (a replica of a Larder)")
         case .ratesProvider:
             (nil, "who publishes the rates, as Frankfurter v2's `/v2/providers` and `?providers=` name it: 1-16 letters, digits or `_`, upper-cased; unset: the feed format's key, `ECB` for `ecb`, `ecb-sdmx` and `frankfurter`, `OXR` (Open Exchange Rates) for `json`, `PIPE` for `pipe`")
         case .ratesPollInterval: ("10m", "under `ecb`, how often a publication that is due but not there yet is polled for")
@@ -41,6 +41,8 @@ extension Setting {
             ("64m", "the largest documents index taken (after decompression); an index of 100,000 entries (about 22 MB of JSON) fits")
         case .documentsMaxBytes: ("64m", "the largest single document taken (after decompression)")
         case .documentsTTL: ("15m", "how long the documents index stays fresh")
+        case .documentsSchedule:
+            ("ttl", "`ttl`: the TTL; `follow`: the index revalidated when the upstream's own `max-age` runs out, between 1 s and 60 s (a replica of a Larder)")
         case .adminToken: (nil, "when set, POST routes need `Authorization: Bearer TOKEN`")
         case .allowedHosts:
             (nil, "the `Host` names answered, against DNS rebinding: a comma list of `name`, `name:port`, `.domain` (it and its subdomains), `[v6]`, `ip-literals` or `*`; unset, bound to loopback: `localhost`, `127.0.0.1`, `[::1]` and `ip-literals`, bound elsewhere: `*` (with a log line recommending the flag)")

@@ -26,6 +26,7 @@ public enum Setting: String, CaseIterable, Sendable {
     case documentsIndexMaxBytes = "documents-index-max-bytes"
     case documentsMaxBytes = "documents-max-bytes"
     case allowedHosts = "allowed-hosts"
+    case documentsSchedule = "documents-schedule"
 
     /// `--rates-ttl`
     public var flag: String { "--\(rawValue)" }

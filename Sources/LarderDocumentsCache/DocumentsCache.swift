@@ -14,17 +14,20 @@ public final class DocumentsCache: Sendable {
     public struct Settings: Sendable {
         public var upstream: UpstreamResource<DocumentsFormat>
         public var ttl: Duration
+        /// `follow`: the index revalidated when the upstream's `max-age` runs out (SPEC §4.14).
+        public var schedule: DocumentsSchedule
         /// The index body cap, counted after decompression.
         public var indexMaxBytes: Int
         /// The document body cap, counted after decompression.
         public var documentMaxBytes: Int
 
         public init(
-            upstream: UpstreamResource<DocumentsFormat>, ttl: Duration,
+            upstream: UpstreamResource<DocumentsFormat>, ttl: Duration, schedule: DocumentsSchedule = .ttl,
             indexMaxBytes: Int = DocumentIndexParser.defaultMaxBytes, documentMaxBytes: Int = 64 * 1024 * 1024
         ) {
             self.upstream = upstream
             self.ttl = ttl
+            self.schedule = schedule
             self.indexMaxBytes = indexMaxBytes
             self.documentMaxBytes = documentMaxBytes
         }
@@ -89,12 +92,14 @@ public final class DocumentsCache: Sendable {
         self.downloads = downloads
         let sweep = MirrorSweep(mirror: mirror, store: store, state: state, logger: logger)
         self.sweep = sweep
+        let follow = settings.schedule == .follow ? FollowSchedule() : nil
         let sync = DocumentsSync(
             upstreams: upstreams, upstreamIdentity: upstream.identity, store: store, client: client, state: state, downloads: downloads, mirror: mirror, sweep: sweep,
             listing: listing,
-            indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger)
+            indexMaxBytes: settings.indexMaxBytes, upstreamSwitch: upstreamSwitch, events: events, logger: logger, follow: follow)
+        let schedule: any RefreshSchedule = follow ?? TTLSchedule(ttl: settings.ttl)
         refresher = Refresher(
-            name: CacheResource.documents.rawValue, schedule: TTLSchedule(ttl: settings.ttl), clock: clock, fetchedAt: item?.fetchedAt,
+            name: CacheResource.documents.rawValue, schedule: schedule, clock: clock, fetchedAt: item?.fetchedAt,
             upstreamSwitch: upstreamSwitch, background: background, logger: logger
         ) { now in
             let started = ContinuousClock.now

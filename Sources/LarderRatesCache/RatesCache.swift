@@ -47,6 +47,8 @@ public final class RatesCache: Sendable {
     public let logger: Logger
     /// Set when the ECB calendar may decide freshness (`ecb`, or `auto`); nil under a plain TTL.
     let calendar: ECBSchedule?
+    /// `--rates-schedule follow`'s schedule; nil under the others.
+    let follow: FollowSchedule?
     let snapshot: Published<RatesSnapshot>
     /// Who publishes the rates (`/v2/providers`): `--rates-provider`, else the key of the feed's format as last read.
     let publisher: RatesPublisher
@@ -98,8 +100,9 @@ public final class RatesCache: Sendable {
         snapshot = published
 
         let calendar: ECBSchedule?
+        let follow = settings.schedule == .follow ? FollowSchedule() : nil
         switch settings.schedule {
-        case .ttl:
+        case .ttl, .follow:
             calendar = nil
         case .ecb, .auto:
             let isECB = settings.schedule == .ecb || format.carriesECBRates
@@ -108,6 +111,7 @@ public final class RatesCache: Sendable {
                 ttl: settings.ttl, events: events)
         }
         self.calendar = calendar
+        self.follow = follow
         let publisher = RatesPublisher(configured: settings.provider, format: format)
         self.publisher = publisher
         let followsFormat = settings.schedule == .auto
@@ -126,7 +130,7 @@ public final class RatesCache: Sendable {
             maxBytes: settings.maxBytes, today: today,
             upstreamSwitch: upstreamSwitch, events: events, logger: logger, mirrorProgress: mirrorProgress, due: calendar)
         refresher = Refresher(
-            name: CacheResource.rates.rawValue, schedule: calendar ?? TTLSchedule(ttl: settings.ttl), clock: clock,
+            name: CacheResource.rates.rawValue, schedule: calendar ?? follow ?? TTLSchedule(ttl: settings.ttl) as any RefreshSchedule, clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,
             logger: logger
         ) { now in
@@ -139,6 +143,7 @@ public final class RatesCache: Sendable {
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
             today.recorded(now)
+            follow?.follow(applied.freshFor)
             if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
             if !applied.written.isEmpty {
                 published.merge(applied, storedAt: now)
@@ -298,6 +303,7 @@ extension RatesCache {
 
     /// The publication calendar's state for `/status`; nil under a plain TTL.
     public var publicationSchedule: (schedule: String, nextPublication: Date?, missed: Int) {
+        if follow != nil { return ("follow", nil, 0) }
         guard let report = calendar?.report, report.isActive else { return ("ttl", nil, 0) }
         return ("ecb", report.nextPublication, report.missed)
     }

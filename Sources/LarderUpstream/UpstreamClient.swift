@@ -115,11 +115,11 @@ public final class UpstreamClient: UpstreamTransport {
             ).read(response.body, into: sink)
             let body = UpstreamStreamedBody(
                 byteCount: count, validators: Self.validators(in: headers, else: .none),
-                contentType: headers.first(name: "Content-Type")
+                contentType: headers.first(name: "Content-Type"), freshFor: Self.freshFor(in: headers)
             )
             return .streamed(body)
         case 304:
-            return .notModified(Self.validators(in: headers, else: validators))
+            return .notModified(Self.validators(in: headers, else: validators), freshFor: Self.freshFor(in: headers))
         case 300..<400 where headers.contains(name: "Location"):
             // AsyncHTTPClient hands back a redirect it will not follow: to a scheme other than http(s).
             let location = UpstreamURL.redact(headers.first(name: "Location") ?? "")
@@ -147,6 +147,22 @@ public final class UpstreamClient: UpstreamTransport {
             request.setBasicAuth(username: credentials.user, password: credentials.password)
         }
         return request
+    }
+
+    /// The seconds of freshness a response declares to a shared cache (RFC 9111 §5.2.2): `s-maxage`,
+    /// else `max-age`; 0 under `no-cache` or `no-store`; nil when it says nothing. `Age` is not taken
+    /// off: a Larder's `max-age` already counts down to its copy's expiry.
+    static func freshFor(in headers: HTTPHeaders) -> Int? {
+        var maxAge: Int?
+        var shared: Int?
+        for field in headers[canonicalForm: "Cache-Control"] {
+            let directive = field.lowercased().filter { $0 != " " && $0 != "\t" && $0 != "\"" }
+            if directive == "no-cache" || directive == "no-store" { return 0 }
+            let parts = directive.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let seconds = Int(parts[1]), seconds >= 0 else { continue }
+            if parts[0] == "s-maxage" { shared = seconds } else if parts[0] == "max-age" { maxAge = seconds }
+        }
+        return shared ?? maxAge
     }
 
     /// The response's validators; one it does not carry comes from `fallback`.

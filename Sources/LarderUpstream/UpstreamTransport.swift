@@ -20,10 +20,11 @@ extension UpstreamTransport {
             collector.append(chunk)
         }
         switch outcome {
-        case .notModified(let validators):
-            return .notModified(validators)
+        case .notModified(let validators, let freshFor):
+            return .notModified(validators, freshFor: freshFor)
         case .streamed(let body):
-            return .fetched(UpstreamBody(bytes: collector.bytes, validators: body.validators, contentType: body.contentType))
+            return .fetched(UpstreamBody(
+                bytes: collector.bytes, validators: body.validators, contentType: body.contentType, freshFor: body.freshFor))
         }
     }
 }

@@ -31,7 +31,8 @@ public struct UpstreamLimits: Sendable, Equatable {
 public enum UpstreamResult: Sendable {
     /// 304: the stored copy is current; the validators the upstream sent with it (may refresh the stored ones).
     /// A validator the 304 leaves out keeps the value the request sent, so these can always be stored.
-    case notModified(UpstreamValidators)
+    /// `freshFor`: the seconds of freshness the answer declares (`UpstreamClient.freshFor`).
+    case notModified(UpstreamValidators, freshFor: Int?)
     /// 200 with a complete body, at most the cap, after decompression.
     case fetched(UpstreamBody)
 }
@@ -39,7 +40,7 @@ public enum UpstreamResult: Sendable {
 /// What a streamed conditional GET came back with; on 200 the body has gone to the sink.
 public enum UpstreamStreamOutcome: Sendable {
     /// 304, as in `UpstreamResult.notModified`; the sink was never called.
-    case notModified(UpstreamValidators)
+    case notModified(UpstreamValidators, freshFor: Int?)
     /// 200: the complete body went to the sink.
     case streamed(UpstreamStreamedBody)
 }
@@ -49,11 +50,14 @@ public struct UpstreamStreamedBody: Sendable {
     public let byteCount: Int
     public let validators: UpstreamValidators
     public let contentType: String?
+    /// The seconds of freshness the answer declares (`UpstreamClient.freshFor`); nil when it declares none.
+    public let freshFor: Int?
 
-    public init(byteCount: Int, validators: UpstreamValidators, contentType: String?) {
+    public init(byteCount: Int, validators: UpstreamValidators, contentType: String?, freshFor: Int? = nil) {
         self.byteCount = byteCount
         self.validators = validators
         self.contentType = contentType
+        self.freshFor = freshFor
     }
 }
 
@@ -62,11 +66,14 @@ public struct UpstreamBody: Sendable {
     public let bytes: [UInt8]
     public let validators: UpstreamValidators
     public let contentType: String?
+    /// The seconds of freshness the answer declares (`UpstreamClient.freshFor`); nil when it declares none.
+    public let freshFor: Int?
 
-    public init(bytes: [UInt8], validators: UpstreamValidators, contentType: String?) {
+    public init(bytes: [UInt8], validators: UpstreamValidators, contentType: String?, freshFor: Int? = nil) {
         self.bytes = bytes
         self.validators = validators
         self.contentType = contentType
+        self.freshFor = freshFor
     }
 }
 

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
     var ratesFormat: String?
     @Option(name: .customLong("rates-ttl"), help: "How long rates stay fresh: 90s, 15m, 1h, 2d or seconds (default 1h).")
     var ratesTTL: String?
-    @Option(name: .customLong("rates-schedule"), help: "auto, ecb or ttl: when rates go stale (default auto: the ECB's publication calendar for an ECB feed, else the TTL).")
+    @Option(name: .customLong("rates-schedule"), help: "auto, ecb, ttl or follow: when rates go stale (default auto: the ECB's publication calendar for an ECB feed, else the TTL; follow: the upstream's max-age, 1 to 60 s).")
     var ratesSchedule: String?
     @Option(name: .customLong("rates-provider"), help: "Who publishes the rates, as /v2/providers names it (default: ECB for an ECB feed, OXR for json, PIPE for pipe).")
     var ratesProvider: String?
@@ -46,6 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     var documentsFormat: String?
     @Option(name: .customLong("documents-ttl"), help: "How long the documents index stays fresh (default 15m).")
     var documentsTTL: String?
+    @Option(name: .customLong("documents-schedule"), help: "ttl or follow: when the documents index goes stale (default ttl; follow: the upstream's max-age, 1 to 60 s).")
+    var documentsSchedule: String?
     @Option(name: .customLong("admin-token"), help: "Bearer token required by POST routes (default: none required).")
     var adminToken: String?
     @Option(name: .customLong("threads"), help: "HTTP server threads, each an epoll loop: auto (default: one per core, at most \(ThreadCount.autoCap)) or a count.")
@@ -66,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.host, listen.host), (.port, listen.port), (.cacheDir, cacheDir),
             (.ratesURL, Self.joined(ratesURL)), (.ratesFormat, ratesFormat), (.ratesTTL, ratesTTL),
             (.documentsURL, Self.joined(documentsURL)), (.documentsFormat, documentsFormat), (.documentsTTL, documentsTTL),
+            (.documentsSchedule, documentsSchedule),
             (.adminToken, adminToken), (.threads, threads), (.logLevel, logLevel), (.logFormat, logFormat),
             (.clientTimeout, clientTimeout), (.maxConnections, maxConnections),
             (.maxConnectionsPerIP, maxConnectionsPerIP), (.ratesSchedule, ratesSchedule), (.ratesProvider, ratesProvider),

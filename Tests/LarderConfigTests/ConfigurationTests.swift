@@ -34,6 +34,7 @@ struct ConfigurationTests {
         #expect(configuration.documents == nil)
         #expect(configuration.ratesTTL == .seconds(3600))
         #expect(configuration.documentsTTL == .seconds(900))
+        #expect(configuration.documentsSchedule == .ttl)
         #expect(configuration.threads == .auto)
         #expect(configuration.logLevel == .info)
         #expect(configuration.logFormat == .text)
@@ -51,7 +52,7 @@ struct ConfigurationTests {
             .maxConnections: "100", .maxConnectionsPerIP: "10", .ratesSchedule: "ttl", .ratesPollInterval: "5m",
             .ratesCORS: "https://App.example, http://localhost:3000", .documentsCORS: "*", .ratesMaxBytes: "64m",
             .documentsIndexMaxBytes: "128m", .documentsMaxBytes: "1g", .allowedHosts: "larder.example:8080,.svc.local",
-            .ratesProvider: "boc",
+            .ratesProvider: "boc", .documentsSchedule: "follow",
         ]
         #expect(flags.count == Setting.allCases.count)
         let configuration = try Configuration.resolve(flags: flags, environment: [:])
@@ -62,6 +63,7 @@ struct ConfigurationTests {
         #expect(configuration.ratesTTL == .seconds(7200))
         #expect(configuration.documents == UpstreamResource(url: "http://y.test/index.json", format: .json))
         #expect(configuration.documentsTTL == .seconds(300))
+        #expect(configuration.documentsSchedule == .follow)
         #expect(configuration.adminToken == "s3cret")
         #expect(configuration.threads == .fixed(3))
         #expect(configuration.logLevel == .debug)

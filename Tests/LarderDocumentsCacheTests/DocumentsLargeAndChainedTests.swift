@@ -1,7 +1,10 @@
 import Crypto
 import Foundation
+import LarderApp
 import LarderConfig
 import LarderDocuments
+import LarderDocumentsCache
+import LarderFreshness
 import LarderTesting
 import Testing
 
@@ -142,6 +145,31 @@ struct DocumentsLargeAndChainedTests {
                 #expect(counts?["mirrored"] as? Int == 3, "\(String(describing: status?["documents"]))")
                 #expect(counts?["failed"] as? Int == 0)
                 #expect(bodies == sampleDocuments.map(\.content))
+            }
+        }
+    }
+
+    @Test func aSecondLarderFollowsTheFirstsMaxAge() async throws {
+        try await withDocuments(sampleDocuments) { configuration, _ in
+            configuration.documentsTTL = .seconds(7)
+        } _: { first, _ in
+            #expect(try await first.waitForSync())
+            try await withLarder { configuration, _ in
+                configuration.documents = UpstreamResource(url: "http://127.0.0.1:\(first.port)/documents", format: .auto)
+                configuration.documentsSchedule = .follow
+            } _: { second, _ in
+                #expect(try await second.waitForSync())
+                let status = try await second.get("/status").json?["resources"] as? [String: [String: Any]]
+                // The first's listing says max-age=7 (its 7 s TTL on a clock that has not moved): the second
+                // revalidates then, not after its own 15 minutes.
+                #expect(status?["documents"]?["ttl_seconds"] as? Int == 7, "\(String(describing: status?["documents"]))")
+                let fetched = second.application?.documents?.refresher.status.lastAttempt
+                second.clock.advance(by: 7)
+                let followed = try await eventually(timeout: .seconds(30)) {
+                    second.application?.documents?.refresher.status.lastAttempt != fetched
+                        && second.application?.documents?.refresher.isRefreshing == false
+                }
+                #expect(followed, "asked again once the first's max-age ran out")
             }
         }
     }

@@ -38,7 +38,7 @@ struct FetchTests {
 
     @Test func revalidatesByETag() async throws {
         let (first, second, statuses) = try await revalidate { UpstreamValidators(etag: $0.etag) }
-        guard case .notModified(let validators) = second else {
+        guard case .notModified(let validators, _) = second else {
             Issue.record("expected 304, got \(second)")
             return
         }
@@ -89,7 +89,7 @@ struct FetchTests {
             #expect(server.requestHeader("If-None-Match") == "\"old\"")
             #expect(server.requestHeader("If-Modified-Since") == "Fri, 20 Nov 2026 16:00:00 GMT")
             #expect(server.requestHeader("Accept-Encoding")?.contains("gzip") == true)
-            guard case .notModified(let validators) = result else {
+            guard case .notModified(let validators, _) = result else {
                 Issue.record("expected 304, got \(result)")
                 return
             }

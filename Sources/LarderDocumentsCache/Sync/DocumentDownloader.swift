@@ -78,7 +78,7 @@ struct DocumentDownloader: Sendable {
             return .failure(RefreshError(error.gaveNoAnswer ? .unreachable : .upstreamError, error.message))
         }
         switch outcome {
-        case .notModified(let sent):
+        case .notModified(let sent, _):
             guard !fallback else {
                 events.upstreamFetch(.document, upstream: source.label, outcome: .error)
                 return .failure(RefreshError(.upstreamError, "a 304 to an unconditional request"))

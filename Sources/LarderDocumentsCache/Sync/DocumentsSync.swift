@@ -29,6 +29,8 @@ struct DocumentsSync: Sendable {
     let upstreamSwitch: UpstreamSwitch
     let events: any CacheEvents
     let logger: Logger
+    /// `--documents-schedule follow`'s schedule, told each index answer's freshness; nil under `ttl`.
+    var follow: FollowSchedule? = nil
 
     func run(contactAt now: Date) async -> Result<DocumentsRefreshOutcome, RefreshError> {
         var outcome = DocumentsRefreshOutcome()
@@ -136,8 +138,9 @@ struct DocumentsSync: Sendable {
             throw RefreshError(.store, "index: \(error)")
         }
         switch answer {
-        case .notModified(let sent):
+        case .notModified(let sent, let freshFor):
             await intake.discard()
+            follow?.follow(freshFor)
             // Asked without validators (a new upstream, or one the held index did not come from), a 304
             // confirms nothing Larder holds: it is no index of it.
             guard conditional || !(switching || upstreams.indexSource != index) else {
@@ -151,6 +154,7 @@ struct DocumentsSync: Sendable {
             return .delivered(.notModified, served: nil)
         case .streamed(let body):
             events.upstreamFetch(.documents, upstream: label, outcome: .fetched)
+            follow?.follow(body.freshFor)
             // Never regress: an index generated before the one we hold replaces nothing (SPEC §4.3),
             // whichever upstream either came from (§4.12); not across a change of upstreams (§4.9), and
             // a held `generated_at` after now decides nothing (§4.11): it would refuse every real index.

@@ -32,7 +32,7 @@ final class InMemoryUpstream: UpstreamTransport {
             body = file
         }
         let etag = Self.etag(body)
-        if validators.etag == etag { return .notModified(validators) }
+        if validators.etag == etag { return .notModified(validators, freshFor: nil) }
         guard body.count <= maxBytes else { throw UpstreamError(.tooLarge, "\(url): over \(maxBytes) bytes") }
         do {
             var offset = 0

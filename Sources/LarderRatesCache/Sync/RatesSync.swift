@@ -26,6 +26,8 @@ struct RatesSync: Sendable {
         var servedBy = 0
         /// A Frankfurter v2 mirror refreshed: its rows are read again for v2.
         var mirrored = false
+        /// The seconds of freshness the upstream's answer declared, for `--rates-schedule follow`.
+        var freshFor: Int?
     }
 
     let upstreams: RatesUpstreams

@@ -46,7 +46,8 @@ struct FrankfurterMirrorAttempt: Sendable {
     private func mirror(_ now: Date) async throws -> RatesSync.Applied {
         let progress = sync.mirrorProgress
         let until = RateDate(containing: sync.today.later(than: now)).adding(days: 1) ?? .lastDay
-        guard let providersBody = try await get("v2/providers", absentIf404: true) else { throw NoV2() }
+        guard let providersAnswer = try await get("v2/providers", absentIf404: true) else { throw NoV2() }
+        let providersBody = providersAnswer.bytes
         guard let catalogue = FrankfurterMirrorPlan.providers(providersBody, until: until) else {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused /v2/providers: not a list of providers")
@@ -100,11 +101,16 @@ struct FrankfurterMirrorAttempt: Sendable {
         let skipped = catalogue.skipped.isEmpty ? "" : "; skipped " + catalogue.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
         let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new\(skipped)"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
-        if tables == .staged { return try await adopt(complete: complete, of: providers.count, served: served, now: now) }
+        // The catalogue's freshness stands for the mirror's (`--rates-schedule follow` of a Larder primary).
+        if tables == .staged {
+            var applied = try await adopt(complete: complete, of: providers.count, served: served, now: now)
+            applied.freshFor = providersAnswer.freshFor
+            return applied
+        }
         let date = days.last?.date ?? newest[Self.pivot.provider]
         return RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
-            written: days, format: .frankfurter, served: served, mirrored: true)
+            written: days, format: .frankfurter, served: served, mirrored: true, freshFor: providersAnswer.freshFor)
     }
 
     /// The staged mirror, once every provider is complete, swapped in for the previous upstream's copy
@@ -179,11 +185,11 @@ struct FrankfurterMirrorAttempt: Sendable {
     /// A GET of `target` under the root; a 429 or 503 is asked again after its `Retry-After` (1 s without one).
     func get(_ target: String) async throws(RefreshError) -> [UInt8] {
         // Never nil: only `absentIf404` answers nil.
-        try await get(target, absentIf404: false) ?? []
+        try await get(target, absentIf404: false)?.bytes ?? []
     }
 
-    /// `get`, with nil for a 404 when `absentIf404`.
-    private func get(_ target: String, absentIf404: Bool) async throws(RefreshError) -> [UInt8]? {
+    /// `get`'s whole answer, nil for a 404 when `absentIf404`.
+    private func get(_ target: String, absentIf404: Bool) async throws(RefreshError) -> UpstreamBody? {
         var tries = 0
         while true {
             tries += 1
@@ -192,7 +198,7 @@ struct FrankfurterMirrorAttempt: Sendable {
                     throw RefreshError(.upstreamError, "\(target): 304 to an unconditional request")
                 }
                 sync.events.upstreamFetch(.rates, upstream: label, outcome: .fetched)
-                return body.bytes
+                return body
             } catch let error as UpstreamError {
                 if absentIf404, error.status == 404 {
                     sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)
