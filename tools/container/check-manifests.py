@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make lint-docker`: Docker/compose.yaml, Docker/compose.frankfurter.yaml, Docker/kubernetes.yaml and Docker/prometheus/prometheus.yaml
+"""`make lint-docker`: Docker/compose.yaml, Docker/compose.frankfurter.yaml, Docker/kubernetes.yaml, Docker/kubernetes-tier.yaml and Docker/prometheus/prometheus.yaml
 parse as YAML, have the expected shape, and agree with Docker/Dockerfile's runtime stage (user, port,
 cache volume, probes; the port Prometheus scrapes).
 
@@ -18,6 +18,11 @@ problems = []
 def check(condition, message):
     if not condition:
         problems.append(message)
+
+
+def allowed(text):
+    """A LARDER_ALLOWED_HOSTS value as a set of names."""
+    return {name.strip() for name in str(text or "").split(",")}
 
 
 stages = dockerfile.read(DOCKER / "Dockerfile")
@@ -101,10 +106,60 @@ if "Deployment" in kinds:
     check(kinds.get("Service", {}).get("spec", {}).get("selector") == selector,
           "kubernetes: the Service selector should match the Deployment's pods")
 
+# kubernetes-tier.yaml: two primaries with their own volumes, replicas per node and scaled, one poller.
+tier = [d for d in yaml.safe_load_all((DOCKER / "kubernetes-tier.yaml").read_text()) if d]
+by_kind = {}
+for document in tier:
+    by_kind.setdefault(document["kind"], []).append(document)
+workloads = [d for d in tier if d["kind"] in ("StatefulSet", "DaemonSet", "Deployment")]
+check({"StatefulSet", "DaemonSet", "Deployment", "HorizontalPodAutoscaler", "PodDisruptionBudget"} <= set(by_kind),
+      f"kubernetes-tier: kinds are {sorted(by_kind)}")
+tier_maps = {d["metadata"]["name"]: d["data"] for d in by_kind.get("ConfigMap", [])}
+for workload in workloads:
+    name, pod = workload["metadata"]["name"], workload["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    check(container["livenessProbe"]["httpGet"]["path"] == "/health" and container["readinessProbe"]["httpGet"]["path"] == "/ready",
+          f"kubernetes-tier: {name} should probe /health (liveness) and /ready (readiness)")
+    check(container["securityContext"].get("readOnlyRootFilesystem") is True and pod.get("enableServiceLinks") is False
+          and str(container["securityContext"].get("runAsUser")) == uid,
+          f"kubernetes-tier: {name} should run as uid {uid}, read-only, without service links")
+    mounts = {m["mountPath"] for m in container["volumeMounts"]}
+    check(volume in mounts, f"kubernetes-tier: {name} should mount its cache at {volume}")
+    check(workload["spec"]["selector"]["matchLabels"] == workload["spec"]["template"]["metadata"]["labels"],
+          f"kubernetes-tier: {name}'s selector should match its pods' labels")
+    for source in container.get("envFrom", []):
+        check(source["configMapRef"]["name"] in tier_maps, f"kubernetes-tier: {name} reads a ConfigMap the file lacks")
+primaries = by_kind.get("StatefulSet", [{}])[0]
+check(primaries.get("spec", {}).get("replicas") == 2 and primaries["spec"].get("volumeClaimTemplates"),
+      "kubernetes-tier: the primaries are a StatefulSet of two, each with its own volume")
+headless = [d for d in by_kind.get("Service", []) if d["metadata"]["name"] == primaries.get("spec", {}).get("serviceName")]
+check(headless and headless[0]["spec"].get("clusterIP") == "None", "kubernetes-tier: the primaries' serviceName is a headless Service")
+node_services = [d for d in by_kind.get("Service", []) if d["spec"].get("internalTrafficPolicy") == "Local"]
+daemon = by_kind.get("DaemonSet", [{}])[0]
+check(any(d["spec"]["selector"] == daemon.get("spec", {}).get("selector", {}).get("matchLabels") for d in node_services),
+      "kubernetes-tier: the DaemonSet's pods are behind an internalTrafficPolicy: Local Service")
+replicas = by_kind.get("Deployment", [{}])[0]
+hpa, pdb = by_kind.get("HorizontalPodAutoscaler", [{}])[0], by_kind.get("PodDisruptionBudget", [{}])[0]
+check(hpa.get("spec", {}).get("scaleTargetRef", {}).get("name") == replicas.get("metadata", {}).get("name"),
+      "kubernetes-tier: the HPA should scale the replicas' Deployment")
+check(pdb.get("spec", {}).get("selector", {}).get("matchLabels") == replicas.get("spec", {}).get("selector", {}).get("matchLabels"),
+      "kubernetes-tier: the PodDisruptionBudget should select the replicas' Deployment")
+# The replicas ask the primaries by their StatefulSet names, the origin only as a fallback (SPEC §4.12).
+replica_map = tier_maps.get("larder-replica", {})
+entries = [e.strip() for e in str(replica_map.get("LARDER_RATES_URL", "")).replace(", http", "\nhttp").splitlines() if e.strip()]
+names = [f"http://{primaries['metadata']['name']}-{i}.{primaries['spec']['serviceName']}:{port}/" for i in range(2)] if primaries else []
+check(len(entries) == 3 and [e.split(";")[0] for e in entries[:2]] == names
+      and all(e.endswith(";format=frankfurter") for e in entries[:2]) and entries[2].endswith(";fallback"),
+      f"kubernetes-tier: the replicas' LARDER_RATES_URL should be the two primaries' roots, then the origin ;fallback: {entries}")
+check(entries[2].split(";")[0] == tier_maps.get("larder-primary", {}).get("LARDER_RATES_URL") if len(entries) == 3 else False,
+      "kubernetes-tier: the replicas' fallback should be the primaries' origin")
+check(replica_map.get("LARDER_RATES_SCHEDULE") == "follow", "kubernetes-tier: the replicas should follow the primaries' max-age")
+for name, needed in [("larder-primary", {".larder-primary", "ip-literals"}), ("larder-replica", {"larder", "larder-node", "ip-literals"})]:
+    hosts = tier_maps.get(name, {}).get("LARDER_ALLOWED_HOSTS")
+    check(needed <= allowed(hosts), f"kubernetes-tier {name}: LARDER_ALLOWED_HOSTS should include {sorted(needed)}, not {hosts!r}")
+
 # The Host allowlists: each must let through what reaches Larder there by address (the probes and
 # healthchecks: IP literals) and by name (compose's Prometheus scrapes larder:PORT; the cluster's Service).
-def allowed(text):
-    return {name.strip() for name in str(text or "").split(",")}
 
 
 image_env = dict(word.split("=", 1) for word in dockerfile.words(runtime.last("ENV") or "") if "=" in word)
@@ -123,5 +178,6 @@ if problems:
     print("\n".join(f"check-manifests: {p}" for p in problems), file=sys.stderr)
     sys.exit(1)
 print(f"check-manifests: compose.yaml ({len(compose['services'])} services), compose.frankfurter.yaml, kubernetes.yaml "
-      f"({len(documents)} documents: {', '.join(d['kind'] for d in documents)}) and prometheus/prometheus.yaml "
+      f"({len(documents)} documents: {', '.join(d['kind'] for d in documents)}), kubernetes-tier.yaml ({len(tier)} documents: "
+      f"{', '.join(sorted(by_kind))}) and prometheus/prometheus.yaml "
       f"parse and agree with the Dockerfile (uid {uid}, port {port}, volume {volume})")
