@@ -101,16 +101,19 @@ struct FrankfurterMirrorAttempt: Sendable {
         let skipped = catalogue.skipped.isEmpty ? "" : "; skipped " + catalogue.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
         let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new\(skipped)"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
-        // The catalogue's freshness stands for the mirror's (`--rates-schedule follow` of a Larder primary).
+        var applied: RatesSync.Applied
         if tables == .staged {
-            var applied = try await adopt(complete: complete, of: providers.count, served: served, now: now)
-            applied.freshFor = providersAnswer.freshFor
-            return applied
+            applied = try await adopt(complete: complete, of: providers.count, served: served, now: now)
+        } else {
+            let date = days.last?.date ?? newest[Self.pivot.provider]
+            applied = RatesSync.Applied(
+                outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
+                written: days, format: .frankfurter, served: served, mirrored: true)
         }
-        let date = days.last?.date ?? newest[Self.pivot.provider]
-        return RatesSync.Applied(
-            outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
-            written: days, format: .frankfurter, served: served, mirrored: true, freshFor: providersAnswer.freshFor)
+        // The catalogue's freshness stands for the mirror's (`--rates-schedule follow` of a Larder primary).
+        applied.freshFor = providersAnswer.freshFor
+        applied.written = try await publishedDigits(applied.written, now: now)
+        return applied
     }
 
     /// The staged mirror, once every provider is complete, swapped in for the previous upstream's copy
@@ -132,6 +135,16 @@ struct FrankfurterMirrorAttempt: Sendable {
         return RatesSync.Applied(
             outcome: RatesRefreshOutcome(kind: .updated, daysChanged: days.count, date: days.last?.date),
             written: days, replacedAll: true, format: .frankfurter, served: served, mirrored: true)
+    }
+
+    /// `days` with the upstream's v1 digits where they differ only in how they are written, those stored.
+    private func publishedDigits(_ days: [RateSet], now: Date) async throws -> [RateSet] {
+        let published = await FrankfurterPublishedDigits(attempt: self).applied(to: days, now: now)
+        let changed = zip(days, published).filter { $0 != $1 }.map(\.1)
+        if !changed.isEmpty {
+            try await sync.store.commitRates(changed.map { RateSetRecord($0, storedAt: now) }, item: item(now))
+        }
+        return published
     }
 
     /// The rate days `/rates` and v1 serve, from the pivot's rows by day.

@@ -1,0 +1,41 @@
+import Foundation
+import LarderConfig
+import LarderRates
+import LarderTesting
+import Testing
+
+/// A replica mirrors its primary Larder's Frankfurter v2 root (SPEC §4.14): the same rates queries give the same
+/// bytes and the same `ETag` on both, the ECB's own digits included (`385.50`, which v2's JSON numbers cannot carry).
+@Suite("Rates: a replica of a Larder answers byte for byte as its primary")
+struct ReplicaEqualityTests {
+    /// 2026-11-20, 16:00 UTC: within v2's 14-day lookback of the feed's days.
+    static let now = Date(timeIntervalSince1970: 1_795_190_400)
+    static let feed = ECB.document([
+        ("2026-11-20", [("USD", "1.0820"), ("HUF", "385.50"), ("JPY", "162.40"), ("GBP", "0.84127")]),
+        ("2026-11-19", [("USD", "1.0790"), ("HUF", "384.10"), ("JPY", "161.90"), ("GBP", "0.84200")]),
+    ])
+    static let queries = [
+        "/rates", "/v1/latest", "/v1/2026-11-20", "/v1/2026-11-19", "/v1/2026-11-01..2026-11-20", "/v1/latest?base=USD",
+        "/v2/rates", "/v2/rates?base=USD", "/v2/rates?from=2026-11-19&to=2026-11-20", "/v2/rate/EUR/HUF", "/v2/providers",
+    ]
+
+    @Test func everyQueryHasThePrimarysBytesAndETag() async throws {
+        try await withRatesFeed(Self.feed, now: Self.now) { primary, _ in
+            try await withLarder(clock: ManualClock(now: Self.now)) { configuration, _ in
+                configuration.rates = UpstreamResource(url: "http://127.0.0.1:\(primary.port)/", format: .frankfurter)
+                configuration.ratesSchedule = .ttl
+            } _: { replica, _ in
+                #expect(try await eventually(timeout: .seconds(60)) {
+                    try await replica.get("/rates").json?["date"] as? String == "2026-11-20"
+                })
+                #expect(try await replica.get("/rates").text.contains(#""HUF":385.50"#), "the ECB's digits, as the primary writes them")
+                for query in Self.queries {
+                    let (ours, theirs) = (try await replica.get(query), try await primary.get(query))
+                    #expect(ours.status == 200 && ours.status == theirs.status, "\(query): \(ours.status) against \(theirs.status)")
+                    #expect(ours.text == theirs.text, "\(query): the same bytes")
+                    #expect(ours.header("ETag") != nil && ours.header("ETag") == theirs.header("ETag"), "\(query): the same ETag")
+                }
+            }
+        }
+    }
+}
