@@ -13,7 +13,8 @@ first sync      release Larder on an empty cache mirroring the upstream's root (
                 time Larder and the sample upstream used until synced (the upstream's share should be small).
 latest          wrk `GET /v2/rates` (no query: every currency, blended) against `GET /rates` on the same
                 Larder, and nginx static serving the same two bodies, BENCH_ROUNDS alternating rounds,
-                ratios round by round, and each server's CPU time per request (`/proc` around each run).
+                ratios round by round, and each server's CPU time per request (`/proc` around each run);
+                Larder's two routes again with `Accept-Encoding: gzip` (its prepared gzip bytes).
 whole history   one `GET /v2/rates?from=<first day>&to=<last day>` with `Accept: application/x-ndjson`:
                 its size, and Larder's resident memory sampled every 50 ms while it streams, the growth
                 over the level before it as a share of the body.
@@ -174,20 +175,24 @@ def latest_rounds(tools, port, pid, rounds):
             tools.request("GET", f"http://127.0.0.1:{port}{path}")[1], f"nginx serves other bytes than {path}"
     targets = {}
     for path, name in files.items():
-        targets[f"larder {path}"] = (f"http://127.0.0.1:{port}{path}", lambda: [pid])
-        targets[f"nginx {path}"] = (f"http://127.0.0.1:{nginx_port}/{name}", lambda: tools.children_of(nginx.pid))
-    for address, _ in targets.values():
-        subprocess.run(["wrk", "-t1", f"-c{tools.connections}", "-d3s", address], capture_output=True, check=True)
+        targets[f"larder {path}"] = (f"http://127.0.0.1:{port}{path}", lambda: [pid], ())
+        targets[f"nginx {path}"] = (f"http://127.0.0.1:{nginx_port}/{name}", lambda: tools.children_of(nginx.pid), ())
+    # As browsers, curl --compressed and most HTTP libraries ask: Larder's prepared gzip bytes.
+    for path in files:
+        targets[f"larder {path} gzip"] = (f"http://127.0.0.1:{port}{path}", lambda: [pid], ("Accept-Encoding: gzip",))
+    for address, _, headers in targets.values():
+        subprocess.run(["wrk", "-t1", f"-c{tools.connections}", "-d3s"] + [a for h in headers for a in ("-H", h)] + [address],
+                       capture_output=True, check=True)
     runs = {name: [] for name in targets}
     for number in range(rounds):
-        for name, (address, pids) in targets.items():
+        for name, (address, pids, headers) in targets.items():
             servers = pids()
             before = sum(cpu_seconds(server) for server in servers)
-            figures = tools.wrk(address, sample=servers)
+            figures = tools.wrk(address, headers=headers, sample=servers)
             figures["cpu_us"] = (sum(cpu_seconds(server) for server in servers) - before) * 1e6 \
                 / max(figures["rate"] * tools.seconds, 1)
             runs[name].append(figures)
-            print(f"  round {number + 1} {name:18} {figures['rate']:>10,.0f} req/s  p99 {figures['p99']:.2f} ms"
+            print(f"  round {number + 1} {name:23} {figures['rate']:>10,.0f} req/s  p99 {figures['p99']:.2f} ms"
                   f"  {figures['cpu_us']:.1f} µs CPU/request", flush=True)
     tools.processes.stop("frankfurter-nginx")
     return runs
@@ -281,6 +286,14 @@ def run(tools):
                  f"bodies ({tools.threads} workers, in the same rounds): {median('nginx /v2/rates', 'rate'):,.0f} against "
                  f"{median('nginx /rates', 'rate'):,.0f} req/s, ratio median {statistics.median(nginx_ratios):.3f}, "
                  f"worst {min(nginx_ratios):.3f}: what the body's size costs on this machine, where wrk shares the cores.")
+    gzip_ratios = [v2["rate"] / v1["rate"] for v2, v1 in zip(runs["larder /v2/rates gzip"], runs["larder /rates gzip"])]
+    gzip_sizes = {path: len(tools.request("GET", f"http://127.0.0.1:{port}{path}", headers={"Accept-Encoding": "gzip"})[1])
+                  for path in ("/v2/rates", "/rates")}
+    lines.append(f"- With `Accept-Encoding: gzip` (Larder's prepared gzip bytes, {gzip_sizes['/v2/rates']:,} B and "
+                 f"{gzip_sizes['/rates']:,} B): `GET /v2/rates` {median('larder /v2/rates gzip', 'rate'):,.0f} req/s against "
+                 f"`GET /rates` {median('larder /rates gzip', 'rate'):,.0f} req/s, ratio median {statistics.median(gzip_ratios):.3f}, "
+                 f"worst {min(gzip_ratios):.3f}; CPU time per request {median('larder /v2/rates gzip', 'cpu_us'):.1f} µs "
+                 f"and {median('larder /rates gzip', 'cpu_us'):.1f} µs.")
     lines.append(f"- The server's CPU time per request (`/proc` around each run, medians): Larder "
                  f"{median('larder /v2/rates', 'cpu_us'):.1f} µs for `/v2/rates`, {median('larder /rates', 'cpu_us'):.1f} µs "
                  f"for `/rates`; nginx {median('nginx /v2/rates', 'cpu_us'):.1f} µs and {median('nginx /rates', 'cpu_us'):.1f} µs "
