@@ -61,14 +61,13 @@ class Sampler:
 
 
 def expected_requests(providers):
-    """The first sync's `/v2/rates` queries as Larder's plan asks them: one per window of a provider
-    storing (PIVOT, quote) rows, one per currency and window of one storing (foreign, PIVOT) rows."""
+    """The fewest `/v2/rates` queries a first sync can ask: one per 5-year window of each provider. A provider
+    storing (foreign, PIVOT) rows is asked once per currency and window, and the orientation probe (which
+    finds that out: /v2/providers does not say) adds its own, so the real count is higher."""
     total = 0
     for provider in providers:
         first, last = (datetime.date.fromisoformat(provider[key]) for key in ("start_date", "end_date"))
-        windows = -(-((last - first).days + 1) // WINDOW_DAYS)
-        per_window = len(provider["currencies"]) - 1 if provider.get("orientation") == "quote" else 1
-        total += windows * per_window
+        total += -(-((last - first).days + 1) // WINDOW_DAYS)
     return total
 
 
@@ -145,7 +144,7 @@ def first_sync(tools, port, upstream_port, providers, expected):
         if time.monotonic() - shown >= 30:
             shown = time.monotonic()
             asked = upstream_requests(tools, upstream_port).get("/v2/rates", 0)
-            print(f"  {shown - started:5.0f} s: {asked:,} of {expected:,} /v2/rates asked, "
+            print(f"  {shown - started:5.0f} s: {asked:,} /v2/rates asked (at least {expected:,}), "
                   f"{found[0] if found else 'no provider synced yet'}; Larder {sampler.last / 1024:.0f} MiB", flush=True)
     else:
         result["error"] = f"not synced within {CAP} s"
@@ -239,7 +238,7 @@ def run(tools):
     last = max(provider["end_date"] for provider in providers)
     currencies = len(json.loads(tools.request("GET", f"http://127.0.0.1:{upstream_port}/v2/currencies?scope=all")[1]))
     tools.request("DELETE", f"http://127.0.0.1:{upstream_port}/_control/requests")
-    print(f"bench: the sample upstream read it in {loaded:.1f} s; Larder's first sync asks {expected:,} windows …", flush=True)
+    print(f"bench: the sample upstream read it in {loaded:.1f} s; Larder's first sync asks at least {expected:,} windows …", flush=True)
 
     sync = first_sync(tools, port, upstream_port, providers, expected)
     asked = upstream_requests(tools, upstream_port)
@@ -260,7 +259,7 @@ def run(tools):
     lines += [f"- First sync from an empty cache: every provider synced after **{sync['synced']:.1f} s** "
               f"(`/status`: {sync['rows']:,} rows mirrored of the set's {rows:,}), the mirror served (`/v2/providers` lists {len(providers)}) "
               f"after **{sync['served']:.1f} s**; the upstream was asked {asked.get('/v2/rates', 0):,} `/v2/rates` "
-              f"(the plan's {expected:,}), {asked.get('/v2/providers', 0)} `/v2/providers`, "
+              f"(at least {expected:,}: a window per provider; more per currency for providers storing (foreign, PIVOT), and the orientation probe), {asked.get('/v2/providers', 0)} `/v2/providers`, "
               f"{asked.get('/v2/currencies', 0)} `/v2/currencies`; CPU time to synced: Larder {sync['cpu'][0]:.1f} s, "
               f"the sample upstream {sync['cpu'][1]:.1f} s.",
               f"- Larder's resident memory: peak {sync['rss_peak_sync'] / 1024:.1f} MiB until `/status` said synced "
