@@ -68,12 +68,14 @@ lint-docker:
 container-check: deps
 	@python3 tools/container/container-check.py
 
-## soak: 20+ kill -9 rounds during refreshes and syncs, then 10 minutes of mixed load while the upstream changes and fails (not in CI)
+## soak: 20+ kill -9 rounds during refreshes and syncs, the tier simulation over 20 publications (TIER_PUBLICATIONS), then 10 minutes of mixed load while the upstream changes and fails (not in CI)
 soak: build
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } || { echo "soak needs wrk: apt-get install -y wrk"; exit 1; }
 	$(SWIFT) build --build-tests
 	@set -o pipefail; LARDER_CRASH_ROUNDS=$${CRASH_ROUNDS:-20} $(SWIFT) test --skip-build --filter 'CrashTests' 2>&1 \
 		| grep -E '^(✔|✘) (Test|Suite)' | grep -v '^✔ Test run'
+	@set -o pipefail; LARDER_TIER_PUBLICATIONS=$${TIER_PUBLICATIONS:-20} $(SWIFT) test --skip-build --filter 'TierSimulationTests' 2>&1 \
+		| grep -E '^(✔|✘) (Test|Suite)|^tier simulation' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
 ## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, the documents mirror at 1,000 to 100,000 documents against wget and aria2c, a local Frankfurter at full size, then instructions per request under callgrind (about 50 minutes; not in CI)
