@@ -16,7 +16,7 @@ MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/li
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror
 
-.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-instructions epoll-churn fuzz
+.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-tier bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
@@ -120,6 +120,10 @@ bench-mirror: build deps-epoll
 ## bench-failover: only the several-upstreams scenario of make bench: refreshes with a dead primary (refused, and a black hole) against the secondary alone, over two breaker windows, and the ECB data API's updatedAfter bytes against a full history (about 3 minutes)
 bench-failover: build deps-epoll
 	python3 bench/bench.py --only failover
+
+## bench-tier: the origin's requests per hour with 1, 10 and 100 Larders (BENCH_TIER_COUNTS), as replicas of 2 primaries and as one Larder per node polling the origin itself (bench/tier.py; about 10 minutes)
+bench-tier: build
+	python3 bench/tier.py
 
 ## bench-frankfurter: only the local Frankfurter at full size of make bench (bench/frankfurter_mirror.py): Frankfurter's 84 providers, ~160 currencies and some 11 million rows generated (tools/generate/frankfurter-full.py) and served by the sample upstream; Larder's first sync from an empty cache and its resident memory, GET /v2/rates against GET /rates with wrk, a whole-history NDJSON answer's memory growth (about 6 minutes; some 1 GB of disk in the work folder)
 bench-frankfurter: build
