@@ -128,9 +128,11 @@ public final class RatesCache: Sendable {
         let sync = RatesSync(
             upstreams: upstreams, identity: settings.upstream.identity, store: store, client: client,
             maxBytes: settings.maxBytes, today: today,
-            upstreamSwitch: upstreamSwitch, events: events, logger: logger, mirrorProgress: mirrorProgress, due: calendar)
+            upstreamSwitch: upstreamSwitch, events: events, logger: logger, mirrorProgress: mirrorProgress, due: calendar,
+            follow: follow)
+        let schedule: any RefreshSchedule = if let calendar { calendar } else if let follow { follow } else { TTLSchedule(ttl: settings.ttl) }
         refresher = Refresher(
-            name: CacheResource.rates.rawValue, schedule: calendar ?? follow ?? TTLSchedule(ttl: settings.ttl) as any RefreshSchedule, clock: clock,
+            name: CacheResource.rates.rawValue, schedule: schedule, clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,
             logger: logger
         ) { now in
@@ -143,7 +145,6 @@ public final class RatesCache: Sendable {
             events.refreshed(.rates, duration: ContinuousClock.now - started)
             guard case .success(var applied) = result else { return result.map(\.outcome) }
             today.recorded(now)
-            follow?.follow(applied.freshFor)
             if let crossCheck { applied.written = await crossCheck.keepingMajority(applied.written) }
             if !applied.written.isEmpty {
                 published.merge(applied, storedAt: now)

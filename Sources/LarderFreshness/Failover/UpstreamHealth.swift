@@ -119,13 +119,13 @@ public final class UpstreamHealth: Sendable {
 /// the one whose window ends first, so a resource whose every upstream failed still retries one of
 /// them on its own backoff (and one upstream behaves as before).
 public enum UpstreamOrder {
-    public static func indices(_ health: [UpstreamHealth], fallback: [Bool] = [], at now: Date) -> [Int] {
+    /// `fallback` is per upstream, as `health`.
+    public static func indices(_ health: [UpstreamHealth], fallback: [Bool], at now: Date) -> [Int] {
         let available = health.indices.filter { health[$0].isAvailable(at: now) }
         if !available.isEmpty {
             // A `;fallback` upstream comes after every other, however healthy (SPEC §4.12).
-            let isFallback = { (index: Int) in index < fallback.count && fallback[index] }
-            let first = available.filter { !isFallback($0) }
-            return first.filter { !health[$0].isBehind } + first.filter { health[$0].isBehind } + available.filter(isFallback)
+            let first = available.filter { !fallback[$0] }
+            return first.filter { !health[$0].isBehind } + first.filter { health[$0].isBehind } + available.filter { fallback[$0] }
         }
         let soonest = health.indices.min { (health[$0].openUntil() ?? now) < (health[$1].openUntil() ?? now) }
         return soonest.map { [$0] } ?? []

@@ -26,8 +26,6 @@ struct RatesSync: Sendable {
         var servedBy = 0
         /// A Frankfurter v2 mirror refreshed: its rows are read again for v2.
         var mirrored = false
-        /// The seconds of freshness the upstream's answer declared, for `--rates-schedule follow`.
-        var freshFor: Int?
     }
 
     let upstreams: RatesUpstreams
@@ -46,6 +44,8 @@ struct RatesSync: Sendable {
     let mirrorProgress: FrankfurterMirrorProgress
     /// Which day the schedule says is due: an upstream lacking it is behind (SPEC §4.12); nil: none is.
     var due: (any PublicationDue)? = nil
+    /// `--rates-schedule follow`'s schedule, told each answer's freshness, as the documents' sync tells theirs; nil under the others.
+    var follow: FollowSchedule? = nil
 
     /// Asks the upstreams in order of health until one delivers (`UpstreamFailover`, the documents' rule too).
     func run(contactAt now: Date) async -> Result<Applied, RefreshError> {

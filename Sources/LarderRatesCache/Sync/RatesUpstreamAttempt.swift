@@ -63,6 +63,7 @@ struct RatesUpstreamAttempt: Sendable {
         }
         switch answer {
         case .notModified(let sent, let freshFor):
+            sync.follow?.follow(freshFor)
             // Asked without validators, a new upstream has nothing to confirm: a 304 is no copy of it.
             // An incremental request's 304 says nothing changed since the last success (the ECB's API).
             guard !sync.upstreamSwitch.isPending, sync.upstreams.isSingle || sendsValidators || request.incremental else {
@@ -76,12 +77,11 @@ struct RatesUpstreamAttempt: Sendable {
             let date = latest.flatMap { RateDate($0.date) }
             return RatesSync.Applied(
                 outcome: RatesRefreshOutcome(kind: .notModified, daysChanged: 0, date: date),
-                served: date.map { "\($0) (not modified)" }, freshFor: freshFor)
+                served: date.map { "\($0) (not modified)" })
         case .fetched(let body):
+            sync.follow?.follow(body.freshFor)
             // The parse and its commit in one job on the pool, through the store's synchronous API.
-            var applied = try await store.blocking.run { try apply(body, request: request, latest: latest, now: now) }
-            applied.freshFor = body.freshFor
-            return applied
+            return try await store.blocking.run { try apply(body, request: request, latest: latest, now: now) }
         }
     }
 

@@ -48,6 +48,8 @@ struct FrankfurterMirrorAttempt: Sendable {
         let until = RateDate(containing: sync.today.later(than: now)).adding(days: 1) ?? .lastDay
         guard let providersAnswer = try await get("v2/providers", absentIf404: true) else { throw NoV2() }
         let providersBody = providersAnswer.bytes
+        // The catalogue's freshness stands for the mirror's (`--rates-schedule follow` of a Larder primary).
+        sync.follow?.follow(providersAnswer.freshFor)
         guard let catalogue = FrankfurterMirrorPlan.providers(providersBody, until: until) else {
             sync.events.upstreamFetch(.rates, upstream: label, outcome: .refused)
             throw RefreshError(.invalidPayload, "refused /v2/providers: not a list of providers")
@@ -110,8 +112,6 @@ struct FrankfurterMirrorAttempt: Sendable {
                 outcome: RatesRefreshOutcome(kind: days.isEmpty ? .unchanged : .updated, daysChanged: days.count, date: date),
                 written: days, format: .frankfurter, served: served, mirrored: true)
         }
-        // The catalogue's freshness stands for the mirror's (`--rates-schedule follow` of a Larder primary).
-        applied.freshFor = providersAnswer.freshFor
         applied.written = try await publishedDigits(applied.written, now: now)
         return applied
     }
