@@ -124,24 +124,30 @@ struct FrankfurterMirrorTests {
         ((status?["resources"] as? [String: Any])?["rates"] as? [String: Any])?["mirror"] as? [String: Any]
     }
 
-    @Test func aProviderEndingAfterTomorrowIsSkippedAndTheOthersSync() async throws {
+    @Test func aProviderListedAsEndingAfterTomorrowIsFollowedUpToTomorrow() async throws {
         try await withMirror { larder, upstream in
             #expect(try await mirrored(larder))
-            // RBA now lists a row of 2099 (SPEC §4.11: refused); the ECB publishes 2026-11-28.
-            let changed = try Self.sampleRows() + "RBA,2099-01-01,AUD,USD,0.6512\nECB,2026-11-28,EUR,USD,1.1901\n"
+            // RBA now lists a row of 2099 (SPEC §4.11: never asked for, never stored) beside a real new
+            // day; the ECB publishes 2026-11-28.
+            let changed = try Self.sampleRows()
+                + "RBA,2099-01-01,AUD,USD,0.6512\nRBA,2026-11-28,AUD,USD,0.63201\nECB,2026-11-28,EUR,USD,1.1901\n"
             try await upstream.put("/frankfurter/rows.csv", changed)
             larder.clock.advance(by: 6 * 3600)
             _ = try await larder.request("POST", "/rates/refresh")
             let mirror = try Self.mirrorStatus(try await larder.get("/status").json)
-            let skipped = mirror?["skipped"] as? [[String: Any]] ?? []
-            #expect(skipped.count == 1)
-            #expect(skipped.first?["key"] as? String == "RBA")
-            let reason = (skipped.first?["reason"] as? String) ?? ""
-            #expect(reason.contains("2099-01-01"))
+            #expect((mirror?["skipped"] as? [Any])?.isEmpty == true)
+            let bounded = mirror?["bounded"] as? [[String: Any]] ?? []
+            #expect(bounded.count == 1)
+            #expect(bounded.first?["key"] as? String == "RBA")
+            #expect((bounded.first?["reason"] as? String)?.contains("2099-01-01") == true, "\(bounded)")
+            #expect(mirror?["providers_complete"] as? Int == 8)
             let stored = try Self.stored(larder)
+            #expect(stored.contains(FrankfurterRowRecord(provider: "RBA", date: "2026-11-28", base: "AUD", quote: "USD", rate: "0.63201")))
             #expect(stored.contains(FrankfurterRowRecord(provider: "ECB", date: "2026-11-28", base: "EUR", quote: "USD", rate: "1.1901")))
             #expect(!stored.contains(where: { $0.date == "2099-01-01" }))
             #expect(try await larder.get("/v1/latest").json?["date"] as? String == "2026-11-28")
+            let rba = try await larder.get("/v2/rates?providers=RBA&base=AUD&quotes=USD&date=2026-11-28").text
+            #expect(rba.contains("0.63201"), "\(rba)")
         }
     }
 

@@ -62,6 +62,7 @@ extension ResourceReport {
                 "rows": mirror.rows, "requests_done": mirror.windowsDone, "requests_total": mirror.windowsTotal,
                 "seconds_left": mirror.secondsLeft as Any? ?? NSNull(),
                 "skipped": mirror.skipped.map { ["key": $0.key, "reason": $0.reason] },
+                "bounded": mirror.bounded.map { ["key": $0.key, "reason": $0.reason] },
             ] as [String: Any]
         }
         entry["upstreams"] = upstreams.map(\.jsonObject)

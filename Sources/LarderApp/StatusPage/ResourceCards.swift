@@ -63,6 +63,7 @@ enum ResourceCards {
         if let mirror = report.mirror {
             let left = mirror.secondsLeft.map { ", about \(PageFormat.count(max(1, ($0 + 59) / 60))) min left" } ?? ""
             let skipped = mirror.skipped.isEmpty ? "" : "; skipped " + mirror.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
+                + (mirror.bounded.isEmpty ? "" : "; " + mirror.bounded.map { "\($0.key) \($0.reason)" }.joined(separator: ", "))
             html += row("Mirror", HTML.escape(
                 "\(mirror.providersComplete) of \(mirror.providersTotal) providers synced, \(PageFormat.count(mirror.rows)) rows, "
                     + "\(PageFormat.count(mirror.windowsDone)) of \(PageFormat.count(mirror.windowsTotal)) requests "

@@ -57,6 +57,9 @@ struct FrankfurterMirrorAttempt: Sendable {
         for skipped in catalogue.skipped {
             sync.logger.warning("rates: skipped provider \(skipped.key) of \(label)'s /v2/providers: \(skipped.reason)")
         }
+        for bounded in catalogue.bounded {
+            sync.logger.warning("rates: provider \(bounded.key) of \(label)'s /v2/providers \(bounded.reason)")
+        }
         let providers = catalogue.providers
         let currencies = try await get("v2/currencies?scope=all")
         if tables == .staged { try await sync.store.stageFrankfurter(for: sync.identity) }
@@ -66,7 +69,8 @@ struct FrankfurterMirrorAttempt: Sendable {
         let before = try await sync.store.frankfurterFinishedWindows(in: tables)
         progress.start(
             providers: providers.count, complete: Self.complete(providers, before), rows: try await sync.store.frankfurterRowCount(in: tables),
-            skipped: catalogue.skipped.map { .init(key: $0.key, reason: $0.reason) })
+            skipped: catalogue.skipped.map { .init(key: $0.key, reason: $0.reason) },
+            bounded: catalogue.bounded.map { .init(key: $0.key, reason: $0.reason) })
         let orientations = try await FrankfurterProbeRun(attempt: self, until: until, now: now).orientations(providers, finished: before)
         let plan = FrankfurterMirrorPlan(
             providers: providers, finished: before, newest: newest, orientations: orientations, until: until)

@@ -24,10 +24,12 @@ struct FrankfurterMirrorPlan: Sendable {
         var foreign: [String] { currencies.filter { $0 != pivot } }
     }
 
-    /// `/v2/providers` read: the providers the mirror can follow, and the entries it skips with why.
+    /// `/v2/providers` read: the providers the mirror can follow, the entries it skips with why, and
+    /// those listed as ending after today + 1, followed up to it.
     struct Catalogue: Sendable {
         var providers: [Provider] = []
         var skipped: [(key: String, reason: String)] = []
+        var bounded: [(key: String, reason: String)] = []
     }
 
     /// One query: the provider's window key (nil for an incremental one) and its path and query after the root.
@@ -53,8 +55,10 @@ struct FrankfurterMirrorPlan: Sendable {
         return afterHost.isEmpty || (afterHost.hasSuffix("/") && !afterHost.hasSuffix("/v1/"))
     }
 
-    /// `/v2/providers` read; nil when the body is not a list. An entry missing a field, or ending after
-    /// `until` (SPEC §4.11), is skipped on its own: one bad provider does not hold back the others.
+    /// `/v2/providers` read; nil when the body is not a list. An entry missing a field is skipped on its
+    /// own: one bad provider does not hold back the others. One listed as ending after `until` (a row
+    /// dated years ahead upstream, or this machine's clock behind) is followed up to `until`: its rows
+    /// up to today are real, and a query never asks past the bounds of SPEC §4.11.
     static func providers(_ body: [UInt8], until: RateDate) -> Catalogue? {
         guard case .array(let entries)? = try? JSONReader.read(body) else { return nil }
         var catalogue = Catalogue()
@@ -71,13 +75,12 @@ struct FrankfurterMirrorPlan: Sendable {
                 catalogue.skipped.append((key, "not {key, pivot_currency, start_date, end_date, currencies}"))
                 continue
             }
-            guard last <= until else {
-                catalogue.skipped.append((key, "ends on \(last), after \(until)"))
-                continue
+            if last > until {
+                catalogue.bounded.append((key, "lists its last day as \(last), after \(until): asked up to \(until)"))
             }
             let currencies = codes.compactMap { code -> String? in if case .string(let text) = code { text } else { nil } }
             catalogue.providers.append(
-                Provider(key: key, pivot: pivot, start: first, end: last, currencies: currencies))
+                Provider(key: key, pivot: pivot, start: min(first, until), end: min(last, until), currencies: currencies))
         }
         return catalogue
     }

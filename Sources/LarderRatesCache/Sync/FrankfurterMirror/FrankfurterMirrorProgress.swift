@@ -4,8 +4,9 @@ import Synchronization
 /// How far a Frankfurter v2 mirror's sync is, updated after each answer while it runs (not only when
 /// the refresh ends), for `/status` and the status page; a failed or partial sync keeps its figures.
 public final class FrankfurterMirrorProgress: Sendable {
-    /// A provider of `/v2/providers` the mirror does not follow, and why.
-    public struct Skipped: Sendable, Equatable {
+    /// A provider of `/v2/providers` and what the mirror noted of its entry: why it is not followed, or
+    /// how far it is asked.
+    public struct ProviderNote: Sendable, Equatable {
         public var key: String
         public var reason: String
     }
@@ -21,7 +22,9 @@ public final class FrankfurterMirrorProgress: Sendable {
         public var windowsTotal = 0
         /// The windows left times the observed time per window; nil before the first answer or when none is left.
         public var secondsLeft: Int?
-        public var skipped: [Skipped] = []
+        public var skipped: [ProviderNote] = []
+        /// Providers listed as ending after today + 1 (SPEC §4.11), followed only up to it.
+        public var bounded: [ProviderNote] = []
     }
 
     private struct State {
@@ -38,11 +41,12 @@ public final class FrankfurterMirrorProgress: Sendable {
         state.withLock { $0.started == nil ? nil : $0.figures }
     }
 
-    func start(providers: Int, complete: Int, rows: Int, skipped: [Skipped]) {
+    func start(providers: Int, complete: Int, rows: Int, skipped: [ProviderNote], bounded: [ProviderNote]) {
         state.withLock {
             $0.started = .now
             $0.figures = Snapshot(
-                running: true, providersComplete: complete, providersTotal: providers, rows: rows, skipped: skipped)
+                running: true, providersComplete: complete, providersTotal: providers, rows: rows, skipped: skipped,
+                bounded: bounded)
         }
     }
 
