@@ -151,6 +151,54 @@ struct FrankfurterMirrorTests {
         }
     }
 
+    @Test func aFirstSyncOnAClockBehindStoresUpToItsTomorrowAndCatchesUpOnceTheClockIsRight() async throws {
+        // 2026-10-15: every provider lists days after tomorrow (followed up to 2026-10-16), none starts after it.
+        let behind = Self.today.addingTimeInterval(-44 * 86_400)
+        try await withLarder(clock: ManualClock(now: behind)) { configuration, upstream in
+            configuration.rates = UpstreamResource(url: upstream.url("/"), format: .frankfurter)
+            configuration.ratesSchedule = .ttl
+            configuration.ratesTTL = .seconds(86_400)
+        } _: { larder, _ in
+            let early = Self.csvRows(try Self.sampleRows()).filter { $0.date <= "2026-10-16" }
+            let synced = try await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
+                try await larder.get("/status").text.contains("8/8 provider(s) synced")
+            }
+            #expect(synced, "every provider's rows up to the clock's tomorrow")
+            if !synced { print(try await larder.get("/status").text) }
+            let status = try Self.mirrorStatus(try await larder.get("/status").json)
+            #expect((status?["bounded"] as? [Any])?.count == 8)
+            #expect(try Self.echoed(Self.stored(larder)) == early)
+            larder.clock.advance(by: 44 * 86_400)
+            _ = try await larder.request("POST", "/rates/refresh")
+            #expect(try await mirrored(larder), "the days since, asked once the clock is right")
+            #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()), "every row, its digits as published")
+            #expect((try Self.mirrorStatus(try await larder.get("/status").json)?["bounded"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func aProviderStartingAfterTomorrowIsSkippedUntilTheClockReachesIt() async throws {
+        // 2026-07-01: every provider starts on 2026-08-03, after tomorrow: nothing to ask yet.
+        try await withLarder(clock: ManualClock(now: Self.today.addingTimeInterval(-150 * 86_400))) { configuration, upstream in
+            configuration.rates = UpstreamResource(url: upstream.url("/"), format: .frankfurter)
+            configuration.ratesSchedule = .ttl
+            configuration.ratesTTL = .seconds(86_400)
+        } _: { larder, upstream in
+            let skipped = try await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
+                (try Self.mirrorStatus(try await larder.get("/status").json)?["skipped"] as? [[String: Any]])?.count == 8
+            }
+            #expect(skipped)
+            let reasons = (try Self.mirrorStatus(try await larder.get("/status").json)?["skipped"] as? [[String: Any]] ?? [])
+                .compactMap { $0["reason"] as? String }
+            #expect(reasons.allSatisfy { $0.contains("starts on 2026-08-03") }, "\(reasons)")
+            #expect(try await upstream.requests("/v2/rates").total == 0, "nothing asked before a provider's first day")
+            #expect(try Self.stored(larder).isEmpty)
+            larder.clock.advance(by: 150 * 86_400)
+            _ = try await larder.request("POST", "/rates/refresh")
+            #expect(try await mirrored(larder))
+            #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(try Self.sampleRows()))
+        }
+    }
+
     @Test func a429WithRetryAfterIsWaitedOutAndAskedAgain() async throws {
         try await withMirror(faults: [#"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"1"},"times":1}"#]) { larder, upstream in
             #expect(try await mirrored(larder))

@@ -75,12 +75,16 @@ struct FrankfurterMirrorPlan: Sendable {
                 catalogue.skipped.append((key, "not {key, pivot_currency, start_date, end_date, currencies}"))
                 continue
             }
+            guard first <= until else {
+                catalogue.skipped.append((key, "starts on \(first), after \(until): nothing to ask yet"))
+                continue
+            }
             if last > until {
                 catalogue.bounded.append((key, "lists its last day as \(last), after \(until): asked up to \(until)"))
             }
             let currencies = codes.compactMap { code -> String? in if case .string(let text) = code { text } else { nil } }
             catalogue.providers.append(
-                Provider(key: key, pivot: pivot, start: min(first, until), end: min(last, until), currencies: currencies))
+                Provider(key: key, pivot: pivot, start: first, end: min(last, until), currencies: currencies))
         }
         return catalogue
     }
@@ -107,24 +111,32 @@ struct FrankfurterMirrorPlan: Sendable {
         return (provider.end.adding(days: Self.lookbackDays) ?? provider.end) >= today
     }
 
-    /// The queries of a first sync not yet finished, or the incremental ones of a complete provider when due.
+    /// The queries of a first sync not yet finished, or the incremental ones of a complete provider when
+    /// due. Either is cut into windows of at most 5 years: a provider stored while this machine's clock
+    /// was years behind is asked the years since in ranges Frankfurter answers.
     func queries(for provider: Provider) -> [Query] {
         if isComplete(provider) {
             guard isDue(provider) else { return [] }
-            let from = (newest[provider.key] ?? provider.start).adding(days: -Self.lookbackDays) ?? provider.start
-            return targets(provider, from: from, to: until).map { Query(provider: provider.key, window: nil, target: $0.target) }
+            let from = max(provider.start, (newest[provider.key] ?? provider.start).adding(days: -Self.lookbackDays) ?? provider.start)
+            return windows(from: from, to: until).flatMap { targets(provider, from: $0.from, to: $0.to) }
+                .map { Query(provider: provider.key, window: nil, target: $0.target) }
         }
-        var queries: [Query] = []
-        var start = provider.start
-        while start <= provider.end {
-            let end = min(start.adding(days: Self.windowDays - 1) ?? provider.end, provider.end)
-            for (key, target) in targets(provider, from: start, to: end) where finished[provider.key]?.contains(key) != true {
-                queries.append(Query(provider: provider.key, window: key, target: target))
-            }
+        return windows(from: provider.start, to: provider.end).flatMap { targets(provider, from: $0.from, to: $0.to) }
+            .filter { finished[provider.key]?.contains($0.key) != true }
+            .map { Query(provider: provider.key, window: $0.key, target: $0.target) }
+    }
+
+    /// `from` to `to` in consecutive ranges of at most `windowDays` days.
+    private func windows(from: RateDate, to: RateDate) -> [(from: RateDate, to: RateDate)] {
+        var windows: [(from: RateDate, to: RateDate)] = []
+        var start = from
+        while start <= to {
+            let end = min(start.adding(days: Self.windowDays - 1) ?? to, to)
+            windows.append((start, end))
             guard let next = end.adding(days: 1) else { break }
             start = next
         }
-        return queries
+        return windows
     }
 
     /// The window keys and targets of one range: one query for the currencies stored (PIVOT, quote)
