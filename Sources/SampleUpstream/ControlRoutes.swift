@@ -1,5 +1,6 @@
 import Foundation
 import LarderHTTP
+import LarderRates
 
 /// The control API tests drive the sample upstream with (under `/_control/`).
 ///
@@ -7,10 +8,13 @@ import LarderHTTP
 ///   the requests being answered now (`in_flight`); reset.
 /// - `PUT /_control/faults` (a `Fault` as JSON) · `GET` · `DELETE /_control/faults`: add, list, clear.
 /// - `PUT /_control/files/{path}` (body = new content) · `DELETE /_control/files/{path}`: swap or remove a file.
+/// - `PUT /_control/today` (body = `YYYY-MM-DD`) · `DELETE /_control/today`: the day Frankfurter's routes
+///   take as today, or back to the machine's.
 struct ControlRoutes {
     let files: FileStore
     let faults: FaultTable
     let log: RequestLog
+    let today: FrankfurterToday
     let clock: @Sendable () -> Int
 
     func register(on router: inout Router) {
@@ -36,6 +40,17 @@ struct ControlRoutes {
         router.add(.delete, "/_control/faults", .immediate { _ in
             faults.removeAll()
             return json(["cleared": true])
+        })
+        router.add(.put, "/_control/today", .immediate { [today] request in
+            guard let day = RateDate(String(decoding: request.body, as: UTF8.self)) else {
+                return HTTPError.badRequest("not a date: want YYYY-MM-DD").response
+            }
+            today.set(day)
+            return json(["today": day.description])
+        })
+        router.add(.delete, "/_control/today", .immediate { [today] _ in
+            today.set(nil)
+            return json(["today": today.day.description])
         })
         router.add(.put, "/_control/files/*path", .immediate { request in
             let path = request.parameters["path"] ?? ""

@@ -15,13 +15,14 @@ public final class SampleUpstream: Sendable {
         let files = try FileStore(root: root)
         let faults = FaultTable()
         let log = RequestLog()
+        let today = FrankfurterToday()
         var router = Router()
         // Control routes first: they must win over the catch-all file route.
-        ControlRoutes(files: files, faults: faults, log: log, clock: { Int(Date().timeIntervalSince1970) })
+        ControlRoutes(files: files, faults: faults, log: log, today: today, clock: { Int(Date().timeIntervalSince1970) })
             .register(on: &router)
         SDMXRoutes(series: SDMXSeries(files: files), log: log).register(on: &router)
         FrankfurterRoutes(
-            set: FrankfurterSet(files: files), faults: faults, log: log, today: { RateDate(containing: Date()) }
+            set: FrankfurterSet(files: files), faults: faults, log: log, today: { today.day }
         ).register(on: &router)
         FileRoutes(files: files, faults: faults, log: log).register(on: &router)
         var configuration = configuration

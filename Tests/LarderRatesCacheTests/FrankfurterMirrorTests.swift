@@ -199,6 +199,29 @@ struct FrankfurterMirrorTests {
         }
     }
 
+    @Test func aListedLastDayWithoutRealRowsBeforeItSendsTheProbeToTheUpstreamsLatestDays() async throws {
+        // One ECB row of 2099 upstream, and this machine's clock in 2100 (so the row is within bounds): the
+        // listing's last 14 days hold that row alone, which proves no orientation. The upstream's latest
+        // answer (on its own day, 2026-11-28) shows where its rows end; the probe asks those days.
+        let rows = try Self.sampleRows() + "ECB,2099-01-01,EUR,USD,1.5000\n"
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 4_102_444_800))
+        try await withLarder(clock: clock) { configuration, upstream in
+            try await upstream.put("/frankfurter/rows.csv", rows)
+            try await upstream.setToday("2026-11-28")
+            configuration.rates = UpstreamResource(url: upstream.url("/"), format: .frankfurter)
+            configuration.ratesSchedule = .ttl
+            configuration.ratesTTL = .seconds(86_400)
+        } _: { larder, _ in
+            #expect(try await mirrored(larder, rows: 4464))
+            let ecb = try Self.stored(larder).filter { $0.provider == "ECB" }
+            #expect(!ecb.isEmpty && ecb.allSatisfy { $0.base == "EUR" }, "the ECB's rows as it stores them, (EUR, quote)")
+            #expect(try Self.echoed(Self.stored(larder)) == Self.csvRows(rows), "every row, its digits as published")
+            let day = try await larder.get("/v1/2026-11-27")
+            #expect(day.status == 200)
+            #expect((day.json?["rates"] as? [String: Any])?.count == 13, "\(day.text)")
+        }
+    }
+
     @Test func a429WithRetryAfterIsWaitedOutAndAskedAgain() async throws {
         try await withMirror(faults: [#"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"1"},"times":1}"#]) { larder, upstream in
             #expect(try await mirrored(larder))

@@ -58,6 +58,12 @@ public struct SampleUpstreamControl: Sendable {
         guard response.status == 200 else { throw TestConnectionError("fault refused: \(response.text)") }
     }
 
+    /// The day the Frankfurter routes take as today (for answers without a date).
+    public func setToday(_ day: String) async throws {
+        let response = try await control("PUT", "/_control/today", body: Array(day.utf8))
+        guard response.status == 200 else { throw TestConnectionError("today refused: \(response.text)") }
+    }
+
     public func clearFaults() async throws {
         _ = try await control("DELETE", "/_control/faults")
     }

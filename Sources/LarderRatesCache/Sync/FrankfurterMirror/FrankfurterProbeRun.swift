@@ -37,9 +37,17 @@ struct FrankfurterProbeRun: Sendable {
 
     /// One provider's unjudged currencies: x for all of them in one request, y for each x leaves open.
     private func probe(_ provider: FrankfurterMirrorPlan.Provider, known: [String: Probe.Stored]) async throws -> [String: Probe.Stored] {
-        let from = max(provider.start, provider.end.adding(days: 1 - Probe.days) ?? provider.start)
-        let range = "from=\(from)&to=\(provider.end)"
-        let x = try await ask("v2/rates?providers=\(provider.key)&base=\(provider.pivot)&\(range)", provider: provider.key)
+        var end = provider.end
+        var x = try await ask("v2/rates?providers=\(provider.key)&base=\(provider.pivot)&\(range(provider, to: end))", provider: provider.key)
+        let days = Set(x.values.flatMap(\.keys))
+        // The listed last day can hold no real rows (one row dated years ahead upstream, or this machine's
+        // clock ahead): the upstream's latest answer, on its own clock, shows where its rows end.
+        if days.count < 2, let latest = try? await ask("v2/rates?providers=\(provider.key)&base=\(provider.pivot)", provider: provider.key),
+           let newest = latest.values.flatMap(\.keys).max(), newest < end, !days.contains(newest) {
+            end = newest
+            x = try await ask("v2/rates?providers=\(provider.key)&base=\(provider.pivot)&\(range(provider, to: end))", provider: provider.key)
+        }
+        let window = range(provider, to: end)
         var proven: [String: Probe.Stored] = [:]
         var ambiguous: [String] = []
         for code in provider.foreign where known[code] == nil {
@@ -47,7 +55,7 @@ struct FrankfurterProbeRun: Sendable {
             var verdict = Probe.judge(pivotBased: pivotBased)
             // A pegged base with providers= answers []: no y to compare with.
             if verdict == .ambiguous, !pivotBased.isEmpty, CurrencyPeg.of(code) == nil {
-                let y = try await ask("v2/rates?providers=\(provider.key)&base=\(code)&quotes=\(provider.pivot)&\(range)", provider: provider.key)
+                let y = try await ask("v2/rates?providers=\(provider.key)&base=\(code)&quotes=\(provider.pivot)&\(window)", provider: provider.key)
                 verdict = Probe.judge(pivotBased: pivotBased, pivotQuoted: y[code + provider.pivot] ?? [:])
             }
             switch verdict {
@@ -65,10 +73,15 @@ struct FrankfurterProbeRun: Sendable {
         for code in ambiguous { stored[code] = CurrencyPeg.of(code) != nil ? .pivotBase : usual }
         if !ambiguous.isEmpty {
             attempt.sync.logger.notice(
-                "rates: \(attempt.label)'s \(provider.key) answers for \(ambiguous.joined(separator: ", ")) agree within rounding both ways from \(from) to \(provider.end): taken as stored like its other currencies (\(usual == .pivotBase ? "(\(provider.pivot), foreign)" : "(foreign, \(provider.pivot))"))")
+                "rates: \(attempt.label)'s \(provider.key) answers for \(ambiguous.joined(separator: ", ")) agree within rounding both ways over \(window): taken as stored like its other currencies (\(usual == .pivotBase ? "(\(provider.pivot), foreign)" : "(foreign, \(provider.pivot))"))")
         }
         for (code, way) in stored { try await attempt.mark(provider.key, window: Probe.key(code, way), now: now) }
         return stored
+    }
+
+    /// The probe's days: the `days` up to `end`, within the provider's span.
+    private func range(_ provider: FrankfurterMirrorPlan.Provider, to end: RateDate) -> String {
+        "from=\(max(provider.start, end.adding(days: 1 - Probe.days) ?? provider.start))&to=\(end)"
     }
 
     /// One probe request's rows, by base and quote joined (`EURUSD`), then by day.
