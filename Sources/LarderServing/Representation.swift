@@ -15,10 +15,12 @@ public final class Representation: Sendable {
     /// The gzip encoding, for a body over 1 KiB (compressed on its first request); nil for smaller ones.
     public let gzip: GzipVariant?
 
-    public init(bytes: [UInt8], contentType: String = "application/json", lastModified: Date) {
+    /// `version`, when given, is part of the `ETag` too: an answer whose bytes can stay the same while what
+    /// they describe changed (a catalogue whose rows grew) changes its validator with it.
+    public init(bytes: [UInt8], contentType: String = "application/json", lastModified: Date, version: String? = nil) {
         body = SharedBytes(bytes)
         self.contentType = contentType
-        etag = Self.etag(for: bytes)
+        etag = version.map { Self.etag(for: bytes + [3] + Array($0.utf8)) } ?? Self.etag(for: bytes)
         gzip = GzipVariant(of: body, identityETag: etag)
         self.lastModified = WholeSeconds.since1970(lastModified)
         lastModifiedText = HTTPDate.format(secondsSince1970: self.lastModified)

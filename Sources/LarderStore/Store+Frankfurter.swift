@@ -83,6 +83,12 @@ extension Store {
         }
     }
 
+    /// How many served rows are dated on or before `notAfter`: what a mirror's version counts (rows are
+    /// only ever added, so the count changes whenever the rows do).
+    public func frankfurterRowCount(notAfter: String) throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM frankfurter_rows WHERE date <= ?", arguments: [notAfter]) ?? 0 }
+    }
+
     /// How many rows `tables` hold.
     public func frankfurterRowCount(in tables: FrankfurterTables = .live) async throws(StoreError) -> Int {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(tables.table("rows"))") ?? 0 }

@@ -20,7 +20,45 @@ struct ReplicaEqualityTests {
     ]
 
     @Test func everyQueryHasThePrimarysBytesAndETag() async throws {
-        try await withRatesFeed(Self.feed, now: Self.now) { primary, _ in
+        try await withReplica { primary, replica, _ in
+            #expect(try await replica.get("/rates").text.contains(#""HUF":385.50"#), "the ECB's digits, as the primary writes them")
+            for query in Self.queries {
+                let (ours, theirs) = (try await replica.get(query), try await primary.get(query))
+                #expect(ours.status == 200 && ours.status == theirs.status, "\(query): \(ours.status) against \(theirs.status)")
+                #expect(ours.text == theirs.text, "\(query): the same bytes")
+                #expect(ours.header("ETag") != nil && ours.header("ETag") == theirs.header("ETag"), "\(query): the same ETag")
+            }
+        }
+    }
+
+    @Test func aRefreshWithNothingNewCostsThePrimaryOneConditionalRequestAndANewDayStillArrives() async throws {
+        try await withReplica { primary, replica, feedUpstream in
+            let asked = try await primary.requestsAnswered(under: "/v") {
+                _ = try await replica.request("POST", "/rates/refresh")
+            }
+            #expect(asked == ["/v2/providers 304": 1], "one conditional request, answered 304: \(asked)")
+            // A new day on the primary changes its catalogue's validator (its rows grew): the next refresh takes it.
+            try await feedUpstream.put(ratesFeedPath, ECB.document([
+                ("2026-11-21", [("USD", "1.0833"), ("HUF", "386.00"), ("JPY", "162.10"), ("GBP", "0.84300")]),
+                ("2026-11-20", [("USD", "1.0820"), ("HUF", "385.50"), ("JPY", "162.40"), ("GBP", "0.84127")]),
+                ("2026-11-19", [("USD", "1.0790"), ("HUF", "384.10"), ("JPY", "161.90"), ("GBP", "0.84200")]),
+            ]))
+            primary.clock.advance(by: 86_400)
+            replica.clock.advance(by: 86_400)
+            _ = try await primary.request("POST", "/rates/refresh")
+            #expect(try await primary.get("/rates").json?["date"] as? String == "2026-11-21")
+            _ = try await replica.request("POST", "/rates/refresh")
+            #expect(try await replica.get("/rates").json?["date"] as? String == "2026-11-21")
+            for query in ["/v2/providers", "/v2/rates", "/rates"] {
+                let (ours, theirs) = (try await replica.get(query), try await primary.get(query))
+                #expect(ours.text == theirs.text && ours.header("ETag") == theirs.header("ETag"), "\(query): the same bytes and ETag")
+            }
+        }
+    }
+
+    /// A Larder fed `feed`, and a replica of it (its root as a `frankfurter` upstream) once it serves the feed's day.
+    private func withReplica(_ body: (TestLarder, TestLarder, SampleUpstreamControl) async throws -> Void) async throws {
+        try await withRatesFeed(Self.feed, now: Self.now) { primary, feedUpstream in
             try await withLarder(clock: ManualClock(now: Self.now)) { configuration, _ in
                 configuration.rates = UpstreamResource(url: "http://127.0.0.1:\(primary.port)/", format: .frankfurter)
                 configuration.ratesSchedule = .ttl
@@ -28,13 +66,7 @@ struct ReplicaEqualityTests {
                 #expect(try await eventually(timeout: .seconds(60)) {
                     try await replica.get("/rates").json?["date"] as? String == "2026-11-20"
                 })
-                #expect(try await replica.get("/rates").text.contains(#""HUF":385.50"#), "the ECB's digits, as the primary writes them")
-                for query in Self.queries {
-                    let (ours, theirs) = (try await replica.get(query), try await primary.get(query))
-                    #expect(ours.status == 200 && ours.status == theirs.status, "\(query): \(ours.status) against \(theirs.status)")
-                    #expect(ours.text == theirs.text, "\(query): the same bytes")
-                    #expect(ours.header("ETag") != nil && ours.header("ETag") == theirs.header("ETag"), "\(query): the same ETag")
-                }
+                try await body(primary, replica, feedUpstream)
             }
         }
     }

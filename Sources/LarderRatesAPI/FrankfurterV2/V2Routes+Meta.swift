@@ -29,8 +29,9 @@ extension V2Routes {
                 return catalogAnswer(request, "currency\u{3}" + code) { catalog, _ in catalog.currency(code) }
             })
         }
+        // Its `ETag` covers every row too: a replica asks this one conditional request when nothing changed.
         router.add(.get, "/v2/providers", cors: cors, .adaptive { request in
-            catalogAnswer(request, "providers") { catalog, today in catalog.providers(today: today) }
+            catalogAnswer(request, "providers", versioned: true) { catalog, today in catalog.providers(today: today) }
         })
     }
 
@@ -41,7 +42,8 @@ extension V2Routes {
     /// What `render` answers for the newest snapshot and the serving day (kept per snapshot, day and query),
     /// Frankfurter's 404 when it answers nothing, its 406 for a path ending in `.csv`.
     private func catalogAnswer(
-        _ request: Request, _ name: String, _ render: @escaping @Sendable (any V2Metadata, RateDate) -> [UInt8]?
+        _ request: Request, _ name: String, versioned: Bool = false,
+        _ render: @escaping @Sendable (any V2Metadata, RateDate) -> [UInt8]?
     ) -> Handler.Answer {
         if request.segments.last?.hasSuffix(".csv") == true { return .now(V2Error.notAcceptable.response) }
         return serving.answer { snapshot, state in
@@ -53,7 +55,8 @@ extension V2Routes {
                 : V2MirrorCatalog(coverage: snapshot.v2.coverage, providers: snapshot.v2.providers)
             guard let bytes = render(catalog, day.today) else { return V2Error.notFound.response }
             let prepared = snapshot.answers.keep(key, PreparedAnswer(Representation(
-                bytes: bytes, contentType: "application/json; charset=utf-8", lastModified: snapshot.storedAt)))
+                bytes: bytes, contentType: "application/json; charset=utf-8", lastModified: snapshot.storedAt,
+                version: versioned ? snapshot.v2.version : nil)))
             return prepared.response(for: request, state: state)
         }
     }

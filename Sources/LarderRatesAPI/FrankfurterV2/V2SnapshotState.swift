@@ -13,6 +13,7 @@ final class V2SnapshotState: Sendable {
     let lastModified: Date
     /// A mirror's providers, as its upstream describes them; empty for a one-provider feed.
     let providers: [V2ProviderInfo]
+    private let rowCount = Mutex<Int?>(nil)
     private let rollups: Rollups
     private let readCoverage = Mutex<ProviderCoverage?>(nil)
     private let latest = Mutex<(today: Int, answer: PreparedAnswer)?>(nil)
@@ -26,9 +27,15 @@ final class V2SnapshotState: Sendable {
     }
 
     /// A mirror of several providers (a Frankfurter v2 upstream's): every row names its provider.
-    convenience init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date, coverage: ProviderCoverage? = nil) {
+    convenience init(_ mirror: V2Mirror) {
+        self.init(rows: mirror.rows, providers: mirror.providers, provider: "", lastModified: mirror.lastModified)
+        readCoverage.withLock { $0 = mirror.coverage }
+        rowCount.withLock { $0 = mirror.rowCount }
+    }
+
+    /// Rows without a store's count (tests).
+    convenience init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date) {
         self.init(rows: rows, providers: providers, provider: "", lastModified: lastModified)
-        readCoverage.withLock { $0 = coverage }
     }
 
     private init(rows: any V2RowSource, providers: [V2ProviderInfo], provider: String, lastModified: Date) {
@@ -60,6 +67,18 @@ final class V2SnapshotState: Sendable {
         let read = ProviderCoverage(rows)
         readCoverage.withLock { $0 = read }
         return read
+    }
+
+    /// What changes whenever a row does, and is the same on every Larder holding the same rows (a
+    /// replica's mirror of a feed's history included): how many rows there are, the identity rows left
+    /// out. Rows are only added (a mirror never rewrites one), so the count is the rows' version. A
+    /// feed's history is counted on first use (a few thousand days).
+    var version: String {
+        if let count = rowCount.withLock({ $0 }) { return "\(count) rows" }
+        var count = 0
+        for index in 0..<rows.count { count += rows.rows(at: index).count { $0.base != $0.quote } }
+        rowCount.withLock { $0 = count }
+        return "\(count) rows"
     }
 
     /// The default `/v2/rates` answer of `today` if it is made already.

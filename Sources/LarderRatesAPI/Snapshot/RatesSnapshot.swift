@@ -34,7 +34,7 @@ public final class RatesSnapshot: Sendable {
         self.storedAt = storedAt
         self.history = history
         self.mirror = mirror
-        v2 = mirror.map { V2SnapshotState(rows: $0.rows, providers: $0.providers, lastModified: $0.lastModified, coverage: $0.coverage) }
+        v2 = mirror.map(V2SnapshotState.init)
             ?? V2SnapshotState(history, provider: "ECB")
         latest = PreparedAnswer(Representation(bytes: RatesJSON.rates(for: set), lastModified: storedAt))
         currencies = PreparedAnswer(Representation(bytes: RatesJSON.currencies(for: set), lastModified: storedAt))

@@ -9,11 +9,16 @@ public struct V2Mirror: Sendable {
     public let lastModified: Date
     /// The providers' coverage when the store keeps it (else read from the rows on first use).
     public let coverage: ProviderCoverage?
+    /// How many rows there are (the identity rows left out): the version the fleet shares.
+    public let rowCount: Int
 
-    public init(rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date, coverage: ProviderCoverage? = nil) {
+    public init(
+        rows: any V2RowSource, providers: [V2ProviderInfo], lastModified: Date, coverage: ProviderCoverage? = nil, rowCount: Int
+    ) {
         self.rows = rows
         self.providers = providers
         self.lastModified = lastModified
         self.coverage = coverage
+        self.rowCount = rowCount
     }
 }

@@ -27,7 +27,7 @@ struct RatesUpstreamAttempt: Sendable {
             let root = upstream.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? upstream.url
             do {
                 return try await FrankfurterMirrorAttempt(
-                    sync: sync, root: root.hasSuffix("/") ? root : root + "/", label: label,
+                    sync: sync, index: index, root: root.hasSuffix("/") ? root : root + "/", label: label,
                     tables: sync.upstreamSwitch.isPending ? .staged : .live
                 ).run(now)
             } catch is FrankfurterMirrorAttempt.NoV2 {

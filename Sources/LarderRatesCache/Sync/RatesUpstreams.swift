@@ -14,6 +14,9 @@ final class RatesUpstreams: Sendable {
     let pool: UpstreamSet
     /// `frankfurter` roots that answered 404 to `/v2/providers`: read as v1 ranges until a restart.
     private let v1Roots = Mutex<Set<Int>>([])
+    /// The `ETag` of each mirrored root's `/v2/providers` as of its last whole refresh (in memory: a
+    /// restart's first refresh asks everything due once).
+    private let catalogues = Mutex<[Int: String]>([:])
 
     init(_ resource: UpstreamResource<RatesFormat>, window: Backoff = UpstreamHealth.defaultWindow) {
         list = resource.upstreams
@@ -37,6 +40,12 @@ final class RatesUpstreams: Sendable {
 
     /// Upstream `index` answered 404 to `/v2/providers`: its root is read as v1 ranges from now on.
     func markV1Only(_ index: Int) { _ = v1Roots.withLock { $0.insert(index) } }
+
+    /// The `ETag` of upstream `index`'s `/v2/providers` when a refresh from it last finished whole.
+    func catalogueETag(_ index: Int) -> String? { catalogues.withLock { $0[index] } }
+
+    /// A refresh from upstream `index` finished whole on the catalogue that carried `etag`.
+    func refreshed(_ index: Int, catalogueETag etag: String?) { catalogues.withLock { $0[index] = etag } }
 
     /// What `/status` and the page show of each upstream at `now`.
     func reports(at now: Date) -> [UpstreamReport] { pool.reports(at: now) }

@@ -14,6 +14,8 @@ import Synchronization
 /// also stored as the rate days `/rates` and v1 serve.
 struct FrankfurterMirrorAttempt: Sendable {
     let sync: RatesSync
+    /// The upstream's place in the list.
+    let index: Int
     let root: String
     let label: String
     /// `.staged` while the stored copy is a previous upstream's: this sync fills tables beside the
@@ -46,7 +48,18 @@ struct FrankfurterMirrorAttempt: Sendable {
     private func mirror(_ now: Date) async throws -> RatesSync.Applied {
         let progress = sync.mirrorProgress
         let until = RateDate(containing: sync.today.later(than: now)).adding(days: 1) ?? .lastDay
-        guard let providersAnswer = try await get("v2/providers", absentIf404: true) else { throw NoV2() }
+        // The catalogue asked with the validator of the last whole refresh: a Larder's changes whenever a
+        // row of its mirror does, so a 304 is the whole refresh (one request to a primary with nothing new).
+        let remembered = tables == .live ? sync.upstreams.catalogueETag(index) : nil
+        let catalogueAnswer = try await ask("v2/providers", validators: UpstreamValidators(etag: remembered), absentIf404: true)
+        guard let catalogueAnswer else { throw NoV2() }
+        let providersAnswer: UpstreamBody
+        switch catalogueAnswer {
+        case .notModified(_, let freshFor):
+            return try await unchanged(freshFor: freshFor, until: until, now: now)
+        case .fetched(let body):
+            providersAnswer = body
+        }
         let providersBody = providersAnswer.bytes
         // The catalogue's freshness stands for the mirror's (`--rates-schedule follow` of a Larder primary).
         sync.follow?.follow(providersAnswer.freshFor)
@@ -107,6 +120,7 @@ struct FrankfurterMirrorAttempt: Sendable {
         let skipped = catalogue.skipped.isEmpty ? "" : "; skipped " + catalogue.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
         let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new\(skipped)"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
+        if tables == .live { sync.upstreams.refreshed(index, catalogueETag: providersAnswer.validators.etag) }
         var applied: RatesSync.Applied
         if tables == .staged {
             applied = try await adopt(complete: complete, of: providers.count, served: served, now: now)
@@ -118,6 +132,17 @@ struct FrankfurterMirrorAttempt: Sendable {
         }
         applied.written = try await publishedDigits(applied.written, now: now)
         return applied
+    }
+
+    /// The upstream's catalogue answered 304 to the last whole refresh's validator: nothing to ask.
+    private func unchanged(freshFor: Int?, until: RateDate, now: Date) async throws -> RatesSync.Applied {
+        sync.follow?.follow(freshFor)
+        sync.events.upstreamFetch(.rates, upstream: label, outcome: .notModified)
+        try await sync.store.touch(resource: RateSetRecord.resource, key: RatesSync.itemKey, fetchedAt: now, etag: nil, lastModified: nil)
+        let newest = try await sync.store.frankfurterNewestDays(notAfter: until.description)[Self.pivot.provider].flatMap { RateDate($0) }
+        return RatesSync.Applied(
+            outcome: RatesRefreshOutcome(kind: .notModified, daysChanged: 0, date: newest),
+            served: "nothing new since the last refresh (/v2/providers not modified)")
     }
 
     /// The staged mirror, once every provider is complete, swapped in for the previous upstream's copy
@@ -201,21 +226,26 @@ struct FrankfurterMirrorAttempt: Sendable {
 
     /// A GET of `target` under the root; a 429 or 503 is asked again after its `Retry-After` (1 s without one).
     func get(_ target: String) async throws(RefreshError) -> [UInt8] {
-        // Never nil: only `absentIf404` answers nil.
-        try await get(target, absentIf404: false)?.bytes ?? []
+        // Never nil and never a 304: only `absentIf404` answers nil, only validators a 304.
+        guard case .fetched(let body)? = try await ask(target, validators: .none, absentIf404: false) else { return [] }
+        return body.bytes
     }
 
-    /// `get`'s whole answer, nil for a 404 when `absentIf404`.
-    private func get(_ target: String, absentIf404: Bool) async throws(RefreshError) -> UpstreamBody? {
+    /// `get`'s whole answer: a 304 only to `validators` that hold one, nil for a 404 when `absentIf404`.
+    private func ask(_ target: String, validators: UpstreamValidators, absentIf404: Bool) async throws(RefreshError) -> UpstreamResult? {
         var tries = 0
         while true {
             tries += 1
             do {
-                guard case .fetched(let body) = try await sync.client.fetch(root + target, validators: .none, maxBytes: sync.maxBytes) else {
-                    throw RefreshError(.upstreamError, "\(target): 304 to an unconditional request")
+                let result = try await sync.client.fetch(root + target, validators: validators, maxBytes: sync.maxBytes)
+                if case .notModified = result {
+                    guard validators.etag != nil || validators.lastModified != nil else {
+                        throw RefreshError(.upstreamError, "\(target): 304 to an unconditional request")
+                    }
+                    return result
                 }
                 sync.events.upstreamFetch(.rates, upstream: label, outcome: .fetched)
-                return body
+                return result
             } catch let error as UpstreamError {
                 if absentIf404, error.status == 404 {
                     sync.events.upstreamFetch(.rates, upstream: label, outcome: .error)

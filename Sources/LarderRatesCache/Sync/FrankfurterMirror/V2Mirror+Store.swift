@@ -23,6 +23,8 @@ extension V2Mirror {
         }
         let providers = try store.frankfurterCatalog("providers")
             .flatMap { try? JSONDecoder().decode([V2ProviderInfo].self, from: Data($0)) } ?? []
-        return V2Mirror(rows: rows, providers: providers, lastModified: lastModified, coverage: ProviderCoverage(spans: spans))
+        return V2Mirror(
+            rows: rows, providers: providers, lastModified: lastModified, coverage: ProviderCoverage(spans: spans),
+            rowCount: try store.frankfurterRowCount(notAfter: notAfter.description))
     }
 }
