@@ -56,6 +56,33 @@ struct ReplicaEqualityTests {
         }
     }
 
+    @Test func aReplicaOfAMirrorStreamsLongRangesWithItsPrimarysETag() async throws {
+        // The primary mirrors the sample's eight providers (its rows never rewritten, so counted, not timed).
+        let today = Date(timeIntervalSince1970: 1_795_867_200)
+        try await withLarder(clock: ManualClock(now: today)) { configuration, upstream in
+            configuration.rates = UpstreamResource(url: upstream.url("/"), format: .frankfurter)
+            configuration.ratesSchedule = .ttl
+        } _: { primary, _ in
+            #expect(try await eventually(timeout: .seconds(120)) { try await primary.get("/status").text.contains("8/8 provider(s) synced") })
+            try await withLarder(clock: ManualClock(now: today.addingTimeInterval(30))) { configuration, _ in
+                configuration.rates = UpstreamResource(url: "http://127.0.0.1:\(primary.port)/", format: .frankfurter)
+                configuration.ratesSchedule = .ttl
+            } _: { replica, _ in
+                // Synced and published: the catalogue's ETag counts the rows.
+                #expect(try await eventually(timeout: .seconds(120)) {
+                    try await replica.get("/v2/providers").header("ETag") == (try await primary.get("/v2/providers")).header("ETag")
+                })
+                // Over 5 years: streamed, its validators not from a prepared body.
+                for query in ["/v2/rates?from=2020-01-01&to=2026-11-27&providers=ECB&quotes=USD,GBP", "/v2/rates?from=2019-06-01&to=2026-11-28&base=USD&quotes=EUR"] {
+                    let (ours, theirs) = (try await replica.get(query), try await primary.get(query))
+                    #expect(ours.status == 200 && theirs.status == 200, "\(query): \(ours.status), \(theirs.status) \(theirs.text.prefix(200))")
+                    #expect(ours.text == theirs.text, "\(query): the same bytes")
+                    #expect(ours.header("ETag") != nil && ours.header("ETag") == theirs.header("ETag"), "\(query): the same ETag")
+                }
+            }
+        }
+    }
+
     /// A Larder fed `feed`, and a replica of it (its root as a `frankfurter` upstream) once it serves the feed's day.
     private func withReplica(_ body: (TestLarder, TestLarder, SampleUpstreamControl) async throws -> Void) async throws {
         try await withRatesFeed(Self.feed, now: Self.now) { primary, feedUpstream in

@@ -111,8 +111,11 @@ extension V2Routes {
     ) -> Response {
         let v2 = snapshot.v2
         let lastModified = WholeSeconds.since1970(v2.lastModified)
-        // Strong: the same stored days and the same query give the same bytes.
-        let etag = Representation.etag(for: Array("\(key)\u{3}\(snapshot.set.date)\u{3}\(lastModified)\u{3}\(snapshot.history.count)".utf8))
+        // Strong: the same stored days and the same query give the same bytes. A mirror's rows are never
+        // rewritten, so their count versions them, the same on every Larder of a tier; a feed's day can be
+        // revised in place, so its history is versioned by when it last changed here.
+        let version = snapshot.mirror != nil ? v2.version : "\(lastModified)"
+        let etag = Representation.etag(for: Array("\(key)\u{3}\(snapshot.set.date)\u{3}\(version)\u{3}\(snapshot.history.count)".utf8))
         var headers = HTTPHeaders()
         headers.add("ETag", etag)
         headers.add("Last-Modified", HTTPDate.format(secondsSince1970: lastModified))
