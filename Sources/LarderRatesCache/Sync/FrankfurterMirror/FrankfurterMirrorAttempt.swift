@@ -120,7 +120,6 @@ struct FrankfurterMirrorAttempt: Sendable {
         let skipped = catalogue.skipped.isEmpty ? "" : "; skipped " + catalogue.skipped.map { "\($0.key) (\($0.reason))" }.joined(separator: ", ")
         let served = "\(complete)/\(providers.count) provider(s) synced, \(rows) row(s) mirrored, \(added) new\(skipped)"
         sync.logger.info("rates: mirrored Frankfurter v2 from \(label): \(served) in \(queries.count) request(s)")
-        if tables == .live { sync.upstreams.refreshed(index, catalogueETag: providersAnswer.validators.etag) }
         var applied: RatesSync.Applied
         if tables == .staged {
             applied = try await adopt(complete: complete, of: providers.count, served: served, now: now)
@@ -131,6 +130,8 @@ struct FrankfurterMirrorAttempt: Sendable {
                 written: days, format: .frankfurter, served: served, mirrored: true)
         }
         applied.written = try await publishedDigits(applied.written, now: now)
+        // Whole: the next refresh may end at a 304 to this catalogue's validator.
+        if tables == .live { sync.upstreams.refreshed(index, catalogueETag: providersAnswer.validators.etag) }
         return applied
     }
 
