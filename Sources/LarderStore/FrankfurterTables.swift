@@ -20,10 +20,23 @@ public enum FrankfurterTables: Sendable {
     /// What each set holds, by unprefixed name.
     static let parts = ["rows", "catalog", "windows", "days", "coverage"]
 
+    /// Adds `coverage.rows` where an earlier version made the table without it, counted from the rows.
+    func countCoverageRows(in db: Database) throws {
+        let coverage = table("coverage")
+        guard try !db.columns(in: coverage).contains(where: { $0.name == "rows" }) else { return }
+        try db.alter(table: coverage) { t in t.add(column: "rows", .integer).notNull().defaults(to: 0) }
+        try db.execute(sql: """
+            UPDATE \(coverage) AS c SET rows = g.n
+            FROM (SELECT provider, base, quote, count(*) AS n FROM \(table("rows")) GROUP BY provider, base, quote) AS g
+            WHERE c.provider = g.provider AND c.base = g.base AND c.quote = g.quote
+            """)
+    }
+
     /// Every table of the set.
     var names: [String] { Self.parts.map(table) }
 
-    /// Creates `parts` of the set (all by default): migrations v6 and v7 made the live ones, v8 the staged.
+    /// Creates `parts` of the set (all by default): migrations v6 and v7 made the live ones, v8 the staged
+    /// (with today's columns: v9 adds `coverage.rows` only where it is missing).
     func create(_ parts: [String] = parts, in db: Database) throws {
         for part in parts {
             switch part {
@@ -58,14 +71,15 @@ public enum FrankfurterTables: Sendable {
                     t.primaryKey("date", .text)
                 }
             default:
-                // Each (provider, base, quote)'s first and last day, kept by every commit: the catalogue's
-                // coverage without a pass over millions of rows.
+                // Each (provider, base, quote)'s first and last day and its number of rows, kept by every
+                // commit: the catalogue's coverage and the mirror's size without a pass over millions of rows.
                 try db.create(table: table(part), options: .withoutRowID) { t in
                     t.column("provider", .text).notNull()
                     t.column("base", .text).notNull()
                     t.column("quote", .text).notNull()
                     t.column("first", .text).notNull()
                     t.column("last", .text).notNull()
+                    t.column("rows", .integer).notNull().defaults(to: 0)
                     t.primaryKey(["provider", "base", "quote"])
                 }
             }

@@ -84,9 +84,11 @@ extension Store {
     }
 
     /// How many served rows are dated on or before `notAfter`: what a mirror's version counts (rows are
-    /// only ever added, so the count changes whenever the rows do).
+    /// only ever added, so the count changes whenever the rows do). From the coverage's counts, less the
+    /// rare rows after the bounds: no pass over millions of rows.
     public func frankfurterRowCount(notAfter: String) throws(StoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM frankfurter_rows WHERE date <= ?", arguments: [notAfter]) ?? 0 }
+        let total = try read { db in try Int.fetchOne(db, sql: "SELECT coalesce(sum(rows), 0) FROM frankfurter_coverage") ?? 0 }
+        return total - (try frankfurterRowsAfter(notAfter).count)
     }
 
     /// How many rows `tables` hold.
@@ -176,21 +178,22 @@ extension Store {
     private static func widenCoverage(with added: [FrankfurterRowRecord], in tables: FrankfurterTables, _ db: Database) throws {
         let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(tables.table("days"))(date) VALUES (?)")
         for date in Set(added.map(\.date)) { try day.execute(arguments: [date]) }
-        var spans: [String: (row: FrankfurterRowRecord, first: String, last: String)] = [:]
+        var spans: [String: (row: FrankfurterRowRecord, first: String, last: String, rows: Int)] = [:]
         for row in added {
             let key = row.provider + "/" + row.base + "/" + row.quote
             if let span = spans[key] {
-                spans[key] = (span.row, min(span.first, row.date), max(span.last, row.date))
+                spans[key] = (span.row, min(span.first, row.date), max(span.last, row.date), span.rows + 1)
             } else {
-                spans[key] = (row, row.date, row.date)
+                spans[key] = (row, row.date, row.date, 1)
             }
         }
         let upsert = try db.cachedStatement(sql: """
-            INSERT INTO \(tables.table("coverage"))(provider, base, quote, first, last) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(provider, base, quote) DO UPDATE SET first = min(first, excluded.first), last = max(last, excluded.last)
+            INSERT INTO \(tables.table("coverage"))(provider, base, quote, first, last, rows) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(provider, base, quote) DO UPDATE
+            SET first = min(first, excluded.first), last = max(last, excluded.last), rows = rows + excluded.rows
             """)
         for span in spans.values {
-            try upsert.execute(arguments: [span.row.provider, span.row.base, span.row.quote, span.first, span.last])
+            try upsert.execute(arguments: [span.row.provider, span.row.base, span.row.quote, span.first, span.last, span.rows])
         }
     }
 }

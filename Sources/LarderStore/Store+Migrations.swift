@@ -110,13 +110,18 @@ extension Store {
             try FrankfurterTables.live.create(["days", "coverage"], in: db)
             try db.execute(sql: "INSERT INTO frankfurter_days(date) SELECT DISTINCT date FROM frankfurter_rows")
             try db.execute(sql: """
-                INSERT INTO frankfurter_coverage(provider, base, quote, first, last)
-                SELECT provider, base, quote, min(date), max(date) FROM frankfurter_rows GROUP BY provider, base, quote
+                INSERT INTO frankfurter_coverage(provider, base, quote, first, last, rows)
+                SELECT provider, base, quote, min(date), max(date), count(*) FROM frankfurter_rows GROUP BY provider, base, quote
                 """)
         }
         migrator.registerMigration("v8: a new Frankfurter upstream's mirror staged") { db in
             // A new upstream's mirror is synced beside the served one and swapped in whole (SPEC §4.9).
             try FrankfurterTables.staged.create(in: db)
+        }
+        migrator.registerMigration("v9: a Frankfurter v2 mirror's row counts") { db in
+            // What versions a mirror (its rows are only added) without counting millions of rows at each load.
+            try FrankfurterTables.live.countCoverageRows(in: db)
+            try FrankfurterTables.staged.countCoverageRows(in: db)
         }
         return migrator
     }
