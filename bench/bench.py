@@ -17,7 +17,8 @@ the listing of 10,000 documents identity and gzipped (bench/listing_gzip.py), La
 `wget -i` and `aria2c -j16`, start to ready on a warm cache, resident memory and the listing's size, at
 1,000 to 100,000 documents. Then a local Frankfurter at full size (bench/frankfurter_mirror.py): Frankfurter's 84
 providers, ~160 currencies, some 11 million rows generated and served by the sample upstream, Larder's first
-sync of them, its memory, `/v2/rates` against `/rates` and a whole-history NDJSON answer. Then instructions per request (bench/instructions.py): Larder, the ceiling and
+sync of them, its memory, `/v2/rates` against `/rates` and a whole-history NDJSON answer. Then the origin's requests
+per hour with 1, 10 and 100 Larders, tiered and one per node (bench/tier.py). Then instructions per request (bench/instructions.py): Larder, the ceiling and
 nginx each under callgrind, a count any machine reproduces.
 
 Prints one report (also written to .build/bench-report.md) and the SPEC §7 targets, met or not.
@@ -26,7 +27,7 @@ larder binary as a target, to compare a change side by side); `--only page` the 
 `--only gzip` the gzipped listing alone; `--only mirror` the documents mirror's (bench/mirror.py says
 its own settings); `--only failover` several upstreams: a dead primary, and the ECB data API's
 incremental refresh (bench/failover.py); `--only frankfurter` the local Frankfurter at full size
-(bench/frankfurter_mirror.py says its own settings).
+(bench/frankfurter_mirror.py says its own settings); `--only tier` the tiers' origin requests (bench/tier.py).
 Environment: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 5),
 BENCH_CONNECTIONS (default 64), BENCH_WARM_DOCUMENTS (the gzipped listing's documents, default 10000),
 BENCH_THREADS (Larder's and the ceiling's threads outside the idle and churn scenarios, default 2, as many as nginx static's workers, SPEC §7),
@@ -60,6 +61,7 @@ import urllib.request
 
 import failover
 import frankfurter_mirror
+import tier
 import idle
 import instructions
 import listing_gzip
@@ -90,7 +92,7 @@ V2_YEAR_CSV = "/v2/rates.csv?from=2025-11-20&to=2026-11-20"
 V2_HISTORY = "/v2/rates?from=1999-01-04"
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover", "frankfurter"}
+ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover", "frankfurter", "tier"}
 
 
 def url(target, path):
@@ -540,6 +542,10 @@ def run(processes):
     processes.stop_all()
     frankfurter_lines, frankfurter_checks = frankfurter_mirror.run(frankfurter_tools(processes))
 
+    # Many Larders, one poller (bench/tier.py): the origin's requests per hour, tiered and one per node.
+    processes.stop_all()
+    tier_lines = tier.report_lines(BIN, "### Many Larders, one poller (bench/tier.py)") + [""]
+
     # Instructions per request (bench/instructions.py), each server alone under callgrind.
     processes.stop_all()
     instruction_lines, instruction_checks = instructions.run(BIN)
@@ -547,7 +553,7 @@ def run(processes):
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), larder_rss_end,
            larder_rss_split, (history_days, history_bytes),
            ndjson_lines + idle_lines + gzip_lines + mirror_lines + failover_lines + frankfurter_lines + [""]
-           + instruction_lines,
+           + tier_lines + instruction_lines,
            ndjson_checks + idle_checks + mirror_checks + failover_checks + frankfurter_checks + instruction_checks)
 
 
@@ -705,6 +711,9 @@ def run_only(processes, scenarios):
         processes.stop_all()
         frankfurter_lines, frankfurter_checks = frankfurter_mirror.run(frankfurter_tools(processes))
         lines += frankfurter_lines + target_rows(frankfurter_checks)[0]
+    if "tier" in scenarios:
+        processes.stop_all()
+        lines += tier.report_lines(BIN, "### Many Larders, one poller (bench/tier.py)")
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)

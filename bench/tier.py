@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`make bench-tier`: the origin's requests per hour with many Larders, tiered and not (issue 39).
+"""`make bench-tier` (and a part of `make bench`): the origin's requests per hour with many Larders,
+tiered and not (issue 39).
 
 For each N of BENCH_TIER_COUNTS (default 1,10,100), on the release binaries, all on loopback:
 
@@ -125,17 +126,22 @@ def run(binaries):
     return lines
 
 
-def main():
-    binaries = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT,
-                              capture_output=True, text=True, check=True).stdout.strip()
+def report_lines(binaries, heading):
+    """The report under `heading`: what is counted, on which machine, and the table."""
     with open("/proc/cpuinfo") as cpuinfo:
         model = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), "?")
-    lines = [f"## bench-tier — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
+    lines = [heading, "",
              f"The origin's requests per hour (rates and documents), counted over {SECONDS} s once every Larder "
              f"was ready, the primaries and the per-node Larders polling every {TTL} s (`--rates-ttl`, "
              f"`--documents-ttl`); {model}, {os.cpu_count()} cores.", "",
              "| Larders (replicas, or one per node) | tiered: 2 primaries + replicas | one Larder per node |", "|---:|---:|---:|"]
-    lines += run(binaries)
+    return lines + run(binaries)
+
+
+def main():
+    binaries = subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--show-bin-path"], cwd=ROOT,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    lines = report_lines(binaries, f"## bench-tier — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     report = "\n".join(lines) + "\n"
     print(report)
     with open(os.path.join(ROOT, ".build", "bench-tier-report.md"), "w") as out:
