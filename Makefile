@@ -16,7 +16,7 @@ MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/li
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror
 
-.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-tier bench-instructions epoll-churn fuzz
+.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-tier bench-propagation bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
@@ -93,6 +93,13 @@ bench: build deps-epoll
 		fi; \
 	fi
 	python3 bench/bench.py
+	@$(MAKE) --no-print-directory bench-propagation
+
+## bench-propagation: a part of make bench: how fast a new publication reaches every replica of a tier, measured by the simulation of make test (the sample upstream, 2 primaries and 8 replicas as processes) over 20 publications (TIER_PUBLICATIONS); its line is added to .build/bench-report.md (about 2 minutes)
+bench-propagation: deps
+	$(SWIFT) build --build-tests
+	@set -o pipefail; LARDER_TIER_PUBLICATIONS=$${TIER_PUBLICATIONS:-20} $(SWIFT) test --skip-build --filter 'TierSimulationTests' 2>&1 \
+		| grep -E '^✘|^tier simulation' | tee -a .build/bench-report.md
 
 ## bench-instructions: only the instructions per request of make bench: Larder, the bare libmicrohttpd ceiling and nginx each under valgrind's callgrind, on /rates, cross rates, a one-year series, /v1/latest, the 1 MiB document, the listing and a 304; the same count on any machine, however loaded (about 10 minutes)
 bench-instructions: build
