@@ -21,21 +21,32 @@ public enum ConditionalRequest {
     /// Weak comparison, as `If-None-Match` requires: `W/"x"` matches `"x"`; `*` matches anything.
     /// Split and compared as bytes, not `Character`s: a character that joins the one after it
     /// (U+0602, a prepend mark) would otherwise swallow the comma after it (found by `make fuzz`).
+    /// Over the strings' contiguous bytes: walking their UTF-8 views cost ~4,800 instructions a 304.
     package static func matches(_ list: String, etag: String) -> Bool {
-        let wanted = opaque(etag.utf8[...])
-        for candidate in list.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            let tag = trimmed(candidate)
-            if tag.elementsEqual("*".utf8) || opaque(tag).elementsEqual(wanted) { return true }
-        }
-        return false
+        var list = list, etag = etag
+        return etag.withUTF8 { etag in list.withUTF8 { list in matches(list[...], etag: opaque(etag[...])) } }
     }
 
-    private static func opaque(_ tag: Substring.UTF8View) -> Substring.UTF8View {
-        tag.starts(with: "W/".utf8) ? tag.dropFirst(2) : tag
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func matches(_ list: Bytes, etag wanted: Bytes) -> Bool {
+        var start = list.startIndex
+        while true {
+            let end = list[start...].firstIndex(of: UInt8(ascii: ",")) ?? list.endIndex
+            let tag = trimmed(list[start..<end])
+            if (tag.count == 1 && tag.first == UInt8(ascii: "*")) || opaque(tag).elementsEqual(wanted) { return true }
+            guard end < list.endIndex else { return false }
+            start = end + 1
+        }
+    }
+
+    private static func opaque(_ tag: Bytes) -> Bytes {
+        let weak = tag.count >= 2 && tag[tag.startIndex] == UInt8(ascii: "W") && tag[tag.startIndex + 1] == UInt8(ascii: "/")
+        return weak ? tag.dropFirst(2) : tag
     }
 
     /// Without the spaces and tabs around a list element (RFC 9110 §5.6.1's OWS).
-    private static func trimmed(_ element: Substring.UTF8View) -> Substring.UTF8View {
+    private static func trimmed(_ element: Bytes) -> Bytes {
         let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var slice = element
         while let first = slice.first, blank(first) { slice = slice.dropFirst() }
