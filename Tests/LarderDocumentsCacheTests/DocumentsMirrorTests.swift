@@ -16,17 +16,18 @@ struct DocumentsMirrorTests {
     @Test func everythingArrivesInTheBackgroundAndASecondStartDownloadsNothing() async throws {
         try await withDocuments(sampleDocuments) { _, upstream in
             for document in sampleDocuments {
-                try await upstream.fault(#"{"path":"/docs/\#(document.name)","delay_ms":400,"times":1}"#)
+                // Long enough that a machine busy with every other suite still sees the sync running.
+                try await upstream.fault(#"{"path":"/docs/\#(document.name)","delay_ms":4000,"times":1}"#)
             }
         } _: { larder, upstream in
             // Slow downloads: the sync is still running while /health answers.
-            _ = try await eventually(timeout: .seconds(1)) { larder.application?.documents?.refresher.isRefreshing ?? false }
+            _ = try await eventually(timeout: .seconds(20)) { larder.application?.documents?.refresher.isRefreshing ?? false }
             let health = try await larder.get("/health")
             #expect(health.status == 200)
             #expect(larder.application?.documents?.refresher.isRefreshing == true, "answered while the sync runs")
-            // The sync's progress, while it runs (each download takes 400 ms).
+            // The sync's progress, while it runs (each download takes 4 s).
             var during: [String: Any]?
-            #expect(try await eventually(timeout: .seconds(5)) {
+            #expect(try await eventually(timeout: .seconds(60)) {
                 let status = try await larder.get("/status").json?["resources"] as? [String: [String: Any]]
                 during = status?["documents"]?["sync"] as? [String: Any]
                 return during?["total"] as? Int == 3
