@@ -182,22 +182,20 @@ struct ConcurrencyTests {
         let started = Flag()
         let routes: (inout Router) -> Void = { router in
             // Long enough that the probes below see the drain even when a loaded machine starts
-            // the stop late (a CI run once saw 100 probes answered before it began; another, 2 s of
-            // probes without a drain).
-            Self.addSlowRoute("/work", to: &router, taking: .seconds(4), answering: "done", raising: started)
+            // the stop late (a CI run once saw 100 probes answered before it began).
+            Self.addSlowRoute("/work", to: &router, taking: .milliseconds(2000), answering: "done", raising: started)
             router.add(.get, "/ping", .immediate { _ in Response(body: .string("pong")) })
         }
         try await withServer(routes: routes) { server in
             let port = server.port
             async let response = onThread {
-                // Read past the 4 s the answer takes (within the stop's grace), with room for a busy machine.
-                try TestConnection(port: port, timeout: .seconds(30)).request("GET", "/work")
+                try TestConnection.fetch(port: port, "/work")
             }
             try #require(try await eventually { started.isRaised }, "handler never started")
             async let stopped: Void = server.stop()
             // While the stop drains, a new request is turned away with 503 and a closed connection.
             var probe: TestResponse?
-            let drained = try await eventually(timeout: .seconds(4), every: .milliseconds(5)) {
+            let drained = try await eventually(timeout: .seconds(2), every: .milliseconds(5)) {
                 probe = try await onThread { try TestConnection.fetch(port: port, "/ping") }
                 return probe?.status == 503
             }
