@@ -110,7 +110,7 @@ public final class ChildProcess: Sendable {
     public var standardError: String { output.lines.withLock { $0.stderr } }
 
     /// Waits for the `listening on http://HOST:PORT` line and returns the port.
-    public func waitForListening(timeout: Duration = .seconds(20)) throws -> Int {
+    public func waitForListening(timeout: Duration = .seconds(60)) throws -> Int {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let range = standardOutput.range(of: #"listening on http://[^\s]+:(\d+)"#, options: .regularExpression) {
@@ -128,7 +128,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// The exit status once the process ends, or nil if it is still running after `timeout`.
-    public func waitForExit(timeout: Duration = .seconds(15)) -> Int32? {
+    public func waitForExit(timeout: Duration = .seconds(60)) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while isRunning, ContinuousClock.now < deadline { usleep(10_000) }
         guard !isRunning else { return nil }
@@ -141,7 +141,7 @@ public final class ChildProcess: Sendable {
 
     /// Runs to completion and returns the exit status (nil on timeout, after killing it).
     public static func run(
-        _ binary: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(15)
+        _ binary: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(60)
     ) throws -> (status: Int32?, stdout: String, stderr: String) {
         let child = try ChildProcess(binary, arguments, environment: environment)
         let status = child.waitForExit(timeout: timeout)

@@ -4,7 +4,7 @@ import Foundation
 /// to happen (never a fixed sleep to prove a negative). True when it held in time. The default
 /// timeout is generous: a check that holds returns at once, and a loaded machine must not fail it.
 public func eventually(
-    timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(10),
+    timeout: Duration = .seconds(60), every interval: Duration = .milliseconds(10),
     _ condition: () async throws -> Bool
 ) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -17,7 +17,7 @@ public func eventually(
 
 /// The blocking form of `eventually`, for code already on its own thread (`onThread`, child processes).
 public func eventuallyBlocking(
-    timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
+    timeout: Duration = .seconds(60), every interval: Duration = .milliseconds(10), _ condition: () throws -> Bool
 ) throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {

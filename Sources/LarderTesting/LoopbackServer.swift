@@ -24,7 +24,7 @@ extension LoopbackServer {
     ) async throws -> TestResponse {
         let port = port
         return try await onThread {
-            try TestConnection(port: port, timeout: .seconds(30)).request(method, target, headers: headers, body: body)
+            try TestConnection(port: port, timeout: .seconds(120)).request(method, target, headers: headers, body: body)
         }
     }
 }

@@ -42,7 +42,7 @@ public final class TestConnection {
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port` (IPv4 or IPv6 literal); reads time out after `timeout`.
-    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(10)) throws {
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(60)) throws {
         raiseOpenFileLimit()
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

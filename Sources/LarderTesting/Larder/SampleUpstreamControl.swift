@@ -94,7 +94,7 @@ public struct SampleUpstreamControl: Sendable {
     }
 
     func control(
-        _ method: String, _ target: String, body: [UInt8] = [], timeout: Duration = .seconds(10)
+        _ method: String, _ target: String, body: [UInt8] = [], timeout: Duration = .seconds(60)
     ) async throws -> TestResponse {
         let port = port
         return try await onThread {

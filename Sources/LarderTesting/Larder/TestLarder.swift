@@ -66,7 +66,7 @@ public final class TestLarder: Sendable {
         let group = application.serviceGroup(gracefulShutdownSignals: [])
         let task = Task { try await group.run() }
         running.withLock { $0 = Running(application: application, group: group, task: task) }
-        let listening = try await eventually(timeout: .seconds(10)) { application.server.port != 0 }
+        let listening = try await eventually(timeout: .seconds(60)) { application.server.port != 0 }
         guard listening else {
             await stop()
             throw TestConnectionError("Larder did not start listening within 10 s")
