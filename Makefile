@@ -16,7 +16,7 @@ MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/li
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror
 
-.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-tier bench-propagation bench-instructions epoll-churn fuzz
+.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-cost bench-tier bench-propagation bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
@@ -136,6 +136,11 @@ bench-tier: build
 bench-frankfurter: build
 	@{ command -v wrk && command -v nginx; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx >/dev/null; } || { echo "bench-frankfurter needs: apt-get install -y wrk nginx"; exit 1; }
 	python3 bench/bench.py --only frankfurter
+
+## bench-cost: only the cost table of make bench (bench/cost.py): CPU time per request (/proc around each wrk run) for Larder, nginx static and the ceiling on the same bytes at 1 and 2 workers, on /rates, cross rates, /v2/rates, a one-year /v2/rates.csv, the 1 MiB document, a 304 and /rates with 3,000 idle connections, with SPEC §7's CPU targets marked met or not (about 20 minutes)
+bench-cost: build
+	@{ command -v wrk && command -v nginx; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx >/dev/null; } || { echo "bench-cost needs: apt-get install -y wrk nginx"; exit 1; }
+	python3 bench/bench.py --only cost
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of tools/deps/libmicrohttpd-epoll-timeout.patch (a few seconds)
 EPOLL_CHURN_LIMIT ?= 5

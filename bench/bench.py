@@ -59,6 +59,7 @@ import types
 import urllib.error
 import urllib.request
 
+import cost
 import failover
 import frankfurter_mirror
 import tier
@@ -82,7 +83,7 @@ PORTS = {"upstream": 18681, "larder": 18680, "nginx": 18682, "proxy": 18683, "va
          "ceiling": 18685, "cold": 18686, "idle": 18688, "idle-before": 18689, "page": 18690,
          "mirror-upstream": 18691, "mirror-proxy": 18692, "mirror": 18693, "gzip": 18695, "idle-nginx": 18696,
          "failover-upstream": 18697, "failover": 18698, "frankfurter-upstream": 18699, "frankfurter": 18700,
-         "frankfurter-nginx": 18701}
+         "frankfurter-nginx": 18701, "cost-upstream": 18710, "cost": 18711, "cost-nginx": 18712, "cost-ceiling": 18713}
 UPSTREAM = f"http://127.0.0.1:{PORTS['upstream']}"
 CROSS_QUERY = "base=USD&symbols=GBP,JPY,CHF"
 YEAR_RANGE = "/2025-11-20..2026-11-20"
@@ -92,7 +93,7 @@ V2_YEAR_CSV = "/v2/rates.csv?from=2025-11-20&to=2026-11-20"
 V2_HISTORY = "/v2/rates?from=1999-01-04"
 HISTORY_FILE = "eurofxref-hist.xml"
 TARGETS = ["larder", "nginx static", "nginx proxy_cache", "varnish", "ceiling"]
-ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover", "frankfurter", "tier"}
+ONLY_CHOICES = {"idle", "churn", "page", "gzip", "mirror", "failover", "frankfurter", "tier", "cost"}
 
 
 def url(target, path):
@@ -269,6 +270,31 @@ def larder_argv(port, cache, rates="eurofxref-hist-90d.xml", documents="docs", t
     return argv
 
 
+def build_ceiling():
+    """bench/ceiling.c built once into the work folder; its path."""
+    ceiling = os.path.join(WORK, "ceiling")
+    if os.path.exists(ceiling):
+        return ceiling
+    # The libmicrohttpd Larder links, plus the epoll patch (make's LARDER_CEILING_PKG_CONFIG_PATH): the
+    # ceiling's `library` mode lets libmicrohttpd's own threads wait in MHD_epoll(), which Larder never
+    # does, and unpatched 1.0.10 stalls there under bursts (docs/libmicrohttpd-epoll-patch.md).
+    ceiling_env = dict(os.environ)
+    if os.environ.get("LARDER_CEILING_PKG_CONFIG_PATH"):
+        ceiling_env["PKG_CONFIG_PATH"] = os.environ["LARDER_CEILING_PKG_CONFIG_PATH"]
+    mhd = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
+                         text=True, env=ceiling_env).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", ceiling, *instructions.CEILING_SOURCES, *mhd], check=True)
+    return ceiling
+
+
+def served_fields(headers):
+    """The content type and header fields of Larder's answer, as the ceiling's route takes them: the
+    ceiling answers with them too, so both put the same bytes on the wire."""
+    return [headers.get("Content-Type", "application/json")] + [
+        f"{name}: {value}" for name, value in headers.items()
+        if name.lower() not in ("date", "content-length", "content-type", "connection", "keep-alive")]
+
+
 def machine():
     """`AMD EPYC, 2 cores, Linux 6.1.0`: what the figures were taken on."""
     model = "unknown CPU"
@@ -295,8 +321,8 @@ def parse_duration(text):
     return float(number) * {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 6e4}[unit]
 
 
-def wrk(address, headers=(), sample=None, seconds=None, script=None):
-    argv = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds or SECONDS}s", "--latency"] + (["-s", script] if script else [])
+def wrk(address, headers=(), sample=None, seconds=None, script=None, connections=None):
+    argv = ["wrk", "-t1", f"-c{connections or CONNECTIONS}", f"-d{seconds or SECONDS}s", "--latency"] + (["-s", script] if script else [])
     for header in headers:
         argv += ["-H", header]
     process = subprocess.Popen(argv + [address], stdout=subprocess.PIPE, text=True)
@@ -310,11 +336,12 @@ def wrk(address, headers=(), sample=None, seconds=None, script=None):
     if not rate:
         sys.exit(f"bench: wrk printed no rate for {address}:\n{out}")
     latency = dict(re.findall(r"^\s+(50|99)%\s+(\S+)", out, re.M))
+    answered = re.search(r"(\d+) requests in", out)
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     return {"rate": float(rate.group(1)), "p50": parse_duration(latency["50"]), "p99": parse_duration(latency["99"]),
             "bad": int(bad.group(1)) if bad else 0, "errors": sum(map(int, errors.groups())) if errors else 0,
-            "rss": peak}
+            "rss": peak, "requests": int(answered.group(1)) if answered else 0}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -393,16 +420,7 @@ def run(processes):
     history_bytes = os.path.getsize(os.path.join(upstream_root, "rates", HISTORY_FILE))
     print(f"bench: the ECB history: {history_days:,} days, {history_bytes / 2**20:.1f} MiB of XML", flush=True)
 
-    ceiling = os.path.join(WORK, "ceiling")
-    # The libmicrohttpd Larder links, plus the epoll patch (make's LARDER_CEILING_PKG_CONFIG_PATH): the
-    # ceiling's `library` mode lets libmicrohttpd's own threads wait in MHD_epoll(), which Larder never
-    # does, and unpatched 1.0.10 stalls there under bursts (docs/libmicrohttpd-epoll-patch.md).
-    ceiling_env = dict(os.environ)
-    if os.environ.get("LARDER_CEILING_PKG_CONFIG_PATH"):
-        ceiling_env["PKG_CONFIG_PATH"] = os.environ["LARDER_CEILING_PKG_CONFIG_PATH"]
-    mhd = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
-                         text=True, env=ceiling_env).stdout.split()
-    subprocess.run(["cc", "-O2", "-o", ceiling, *instructions.CEILING_SOURCES, *mhd], check=True)
+    ceiling = build_ceiling()
 
     processes.start("upstream", [f"{BIN}/sample-upstream", "--root", upstream_root, "--port", str(PORTS["upstream"]),
                                  "--log-level", "error"])
@@ -425,10 +443,7 @@ def run(processes):
     for key, path in paths.items():
         status, body, headers = request("GET", url("larder", path))
         assert status == 200, f"{path}: {status}"
-        # The ceiling answers with Larder's header fields too, so both put the same bytes on the wire.
-        fields[key] = [headers.get("Content-Type", "application/json")] + [
-            f"{name}: {value}" for name, value in headers.items()
-            if name.lower() not in ("date", "content-length", "content-type", "connection", "keep-alive")]
+        fields[key] = served_fields(headers)
         with open(os.path.join(static, files[key]), "wb") as file:
             file.write(body)
         sizes[key] = len(body)
@@ -546,6 +561,10 @@ def run(processes):
     processes.stop_all()
     tier_lines = tier.report_lines(BIN, "### Many Larders, one poller (bench/tier.py)") + [""]
 
+    # What an answer costs the server (bench/cost.py): CPU time per request, 1 and 2 workers.
+    processes.stop_all()
+    cost_lines, cost_checks = cost.run(cost_tools(processes))
+
     # Instructions per request (bench/instructions.py), each server alone under callgrind.
     processes.stop_all()
     instruction_lines, instruction_checks = instructions.run(BIN)
@@ -553,8 +572,9 @@ def run(processes):
     report(results, sizes, resync, (answered, stampede_upstream, stampede_seconds), larder_rss_end,
            larder_rss_split, (history_days, history_bytes),
            ndjson_lines + idle_lines + gzip_lines + mirror_lines + failover_lines + frankfurter_lines + [""]
-           + tier_lines + instruction_lines,
-           ndjson_checks + idle_checks + mirror_checks + failover_checks + frankfurter_checks + instruction_checks)
+           + tier_lines + cost_lines + instruction_lines,
+           ndjson_checks + idle_checks + mirror_checks + failover_checks + frankfurter_checks + cost_checks
+           + instruction_checks)
 
 
 def run_idle(processes, static, scenarios):
@@ -639,6 +659,18 @@ def failover_tools(processes):
         wait_until=wait_until, write_ecb_history=write_ecb_history, history_file=HISTORY_FILE)
 
 
+def cost_tools(processes):
+    """What bench/cost.py uses of this file."""
+    return types.SimpleNamespace(
+        processes=processes, larder=f"{BIN}/larder", sample_upstream=f"{BIN}/sample-upstream", work=WORK, root=ROOT,
+        ports={"upstream": PORTS["cost-upstream"], "larder": PORTS["cost"], "nginx": PORTS["cost-nginx"],
+               "ceiling": PORTS["cost-ceiling"]},
+        request=request, wait_until=wait_until, write_ecb_history=write_ecb_history, write_documents=write_documents,
+        history_file=HISTORY_FILE, served_fields=served_fields, start_nginx=start_nginx, children_of=children_of,
+        ceiling=build_ceiling, wrk=wrk, connections=CONNECTIONS, rounds=ROUNDS, seconds=SECONDS, machine=machine,
+        cross_query=CROSS_QUERY, v2_year_csv=V2_YEAR_CSV, big_name=BIG_NAME)
+
+
 def frankfurter_tools(processes):
     """What bench/frankfurter_mirror.py uses of this file."""
     return types.SimpleNamespace(
@@ -714,6 +746,10 @@ def run_only(processes, scenarios):
     if "tier" in scenarios:
         processes.stop_all()
         lines += tier.report_lines(BIN, "### Many Larders, one poller (bench/tier.py)")
+    if "cost" in scenarios:
+        processes.stop_all()
+        cost_lines, cost_checks = cost.run(cost_tools(processes))
+        lines += cost_lines + target_rows(cost_checks)[0]
     text = "\n".join(lines)
     print("\n" + text)
     os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)

@@ -8,8 +8,6 @@ import Logging
 /// never follow a symlink. Only file names Larder generated ever reach a path here.
 struct MirrorDirectory: Sendable {
     let path: String
-    /// Large files mapped for serving.
-    let mappings = MappedFiles()
     /// Downloads go to unnamed files (`StagingFile`); false where the file system cannot.
     let unnamedFiles: Bool
 
@@ -52,16 +50,13 @@ struct MirrorDirectory: Sendable {
     }
 
     func remove(_ fileName: String) {
-        mappings.forget(fileName)
         unlink(path + "/" + fileName)
     }
 
-    /// How to send a stored file of `size` bytes: its shared mapping when large, else a descriptor of
-    /// its own; nil when it is missing, is not a regular file, or is not `size` bytes.
+    /// How to send a stored file of `size` bytes: a descriptor of its own, sent with sendfile, whatever
+    /// its size (the server's CPU decides: docs/performance.md#the-1-mib-document); nil when it is
+    /// missing, is not a regular file, or is not `size` bytes.
     func source(for fileName: String, size: Int) -> FileSource? {
-        if let bytes = mappings.bytes(fileName, size: size, opening: { openForReading(fileName) }) {
-            return .mapped(bytes)
-        }
         guard let (descriptor, actual) = openForReading(fileName) else { return nil }
         // Start-up checks no file (it would cost a pass over all of them), so a damaged one is found here.
         guard actual == UInt64(size) else {
