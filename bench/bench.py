@@ -875,26 +875,19 @@ def report(results, sizes, resync, stampede_figures, larder_rss_end, larder_rss_
               f"- Larder resident memory with {SMALL_DOCUMENTS + 1} documents mirrored and the whole rates history held: "
               f"peak under load {larder_peak / 1024:.1f} MiB, after the runs {larder_rss_end / 1024:.1f} MiB, of which "
               f"{larder_rss_split[0] / 1024:.1f} MiB anonymous (heap, stacks) and {larder_rss_split[1] / 1024:.1f} MiB "
-              f"file-backed (pages of the binary and its libraries, and mapped documents). SPEC §7's row for "
+              f"file-backed (pages of the binary and its libraries, and mapped listings). SPEC §7's row for "
               f"1,000 documents is measured by the mirror scenario below (documents alone).", ""] + scenario_lines
 
     def ratio(title, target, against, key="rate"):
         """Round by round: each round ran the targets back to back."""
         return [mine[key] / theirs[key] for mine, theirs in zip(results[(title, target)], results[(title, against)])]
-    rates_title, cross_title = "GET /rates", f"GET /rates?{CROSS_QUERY}"
-    big_title = f"GET /documents/{BIG_NAME} (1 MiB)"
-    year_title, history_title = f"GET {YEAR_RANGE} (one year)", f"GET {HISTORY_RANGE} (the whole history)"
+    rates_title = "GET /rates"
+    # SPEC §7: req/s against the peers are information (the table above); the cost table and the
+    # instruction counts carry the targets against nginx.
     checks = [
-        ("GET /rates ≥ 1.2 × nginx static", ratio(rates_title, "larder", "nginx static"), 1.2),
-        ("GET /rates ≥ 0.85 × ceiling", ratio(rates_title, "larder", "ceiling"), 0.85),
-        ("GET /rates p99 ≤ 1.5 × ceiling p99", ratio(rates_title, "larder", "ceiling", "p99"), -1.5),
-        ("GET /rates?base=… ≥ 1.0 × nginx static", ratio(cross_title, "larder", "nginx static"), 1.0),
-        ("1 MiB document bytes/s ≥ 0.9 × nginx static", ratio(big_title, "larder", "nginx static"), 0.9),
         ("GET /latest ≥ 0.95 × GET /rates", ratio(rates_title, "larder /latest", "larder"), 0.95),
         ("GET /v1/latest ≥ 0.95 × GET /rates", ratio(rates_title, "larder /v1/latest", "larder"), 0.95),
         ("GET /v2/rates ≥ 0.9 × GET /rates", ratio(rates_title, "larder /v2/rates", "larder"), 0.9),
-        ("one-year /v2/rates.csv ≥ 1.2 × nginx static", ratio(f"GET {V2_YEAR_CSV} (one year)", "larder", "nginx static"), 1.2),
-        ("one-year series ≥ 1.0 × nginx static", ratio(year_title, "larder", "nginx static"), 1.0),
         ("cold stampede: exactly 1 upstream request", upstream_count, "=1"),
         ("re-sync: 1 index request answered 304, 0 bodies",
          resync["index_requests"] == 1 and resync["index_statuses"] == {"304": 1} and resync["bodies"] == 0, True),
