@@ -78,7 +78,7 @@ soak: build
 		| grep -E '^(✔|✘) (Test|Suite)|^tier simulation' | grep -v '^✔ Test run'
 	python3 Tests/soak/soak.py
 
-## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, the documents mirror at 1,000 to 100,000 documents against wget and aria2c, a local Frankfurter at full size, the origin's requests with tiers (bench/tier.py), then instructions per request under callgrind (about an hour; not in CI)
+## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, the documents mirror at 1,000 to 100,000 documents against wget and aria2c, a local Frankfurter at full size, the origin's requests with tiers (bench/tier.py), what an answer costs the server (CPU time per request, bench/cost.py), then instructions per request under callgrind (well over an hour; not in CI)
 bench: build deps-epoll
 	@missing=""; \
 	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2 valgrind:valgrind; do \

@@ -4,10 +4,11 @@
 /// refused rather than guessed at, and decoding happens exactly once.
 package enum PercentDecoding {
     package static func decode(_ raw: Substring, plusIsSpace: Bool) -> String? {
-        // Most paths and values have nothing to decode: then the text is the answer (no copy for short ones).
-        let plain = raw.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "%") && (byte != UInt8(ascii: "+") || !plusIsSpace)
-        }
+        // Most paths and values have nothing to decode: then the text is the answer (no copy for short
+        // ones). Checked over the contiguous bytes when there are some: walking the Substring's UTF-8
+        // view cost some 300 instructions a query item.
+        let plain = raw.utf8.withContiguousStorageIfAvailable { isPlain($0, plusIsSpace: plusIsSpace) }
+            ?? isPlain(raw.utf8, plusIsSpace: plusIsSpace)
         if plain { return String(raw) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(raw.utf8.count)
@@ -27,6 +28,12 @@ package enum PercentDecoding {
         }
         if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return nil }
         return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func isPlain(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> Bool {
+        bytes.allSatisfy { byte in
+            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "%") && (byte != UInt8(ascii: "+") || !plusIsSpace)
+        }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -50,9 +50,11 @@ public final class RatesSnapshot: Sendable {
         return String(unsafeUninitializedCapacity: count) { buffer in
             var index = 0
             func put(_ text: String) {
-                for byte in text.utf8 {
-                    buffer[index] = byte
-                    index += 1
+                // One copy of the string's contiguous bytes: a byte-by-byte walk cost ~30 instructions a byte.
+                var text = text
+                text.withUTF8 { bytes in
+                    UnsafeMutableBufferPointer(rebasing: buffer[index..<index + bytes.count]).update(fromContentsOf: bytes)
+                    index += bytes.count
                 }
             }
             func put(_ byte: UInt8) {
