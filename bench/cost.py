@@ -21,7 +21,6 @@ import subprocess
 import time
 
 import idle
-from frankfurter_mirror import cpu_seconds
 
 WORKERS = [int(count) for count in os.environ.get("BENCH_COST_WORKERS", "1,2").split(",")]
 IDLE = 3000
@@ -104,6 +103,16 @@ def start_servers(tools, cache, workers, cases):
                 assert tools.request("GET", f"http://127.0.0.1:{port}/{name}")[1] == \
                     tools.request("GET", f"http://127.0.0.1:{larder_port}{path}")[1], f"{target} serves other bytes than {path}"
     return servers
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far, every thread's."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def one_run(tools, address, pids, headers, connections):

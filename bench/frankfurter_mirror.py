@@ -33,6 +33,8 @@ import sys
 import threading
 import time
 
+from cost import cpu_seconds, one_run
+
 CAP = int(os.environ.get("BENCH_FRANKFURTER_CAP", "900"))
 WINDOW_DAYS = 1825  # FrankfurterMirrorPlan.windowDays: a first sync's windows of at most 5 years
 SYNCED = re.compile(r"(\d+)/(\d+) provider\(s\) synced, (\d+) row\(s\) mirrored")
@@ -85,16 +87,6 @@ def generate(tools, folder):
         made = f"{out.strip().split(': ', 1)[1]} (generated in {time.monotonic() - started:.0f} s)"
     with open(os.path.join(folder, "frankfurter", "rows.csv"), "rb") as rows:
         return made, sum(chunk.count(b"\n") for chunk in iter(lambda: rows.read(1 << 24), b"")) - 1
-
-
-def cpu_seconds(pid):
-    """User + system CPU time of a process so far, every thread's."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def status_of(tools, port):
@@ -185,11 +177,7 @@ def latest_rounds(tools, port, pid, rounds):
     runs = {name: [] for name in targets}
     for number in range(rounds):
         for name, (address, pids, headers) in targets.items():
-            servers = pids()
-            before = sum(cpu_seconds(server) for server in servers)
-            figures = tools.wrk(address, headers=headers, sample=servers)
-            figures["cpu_us"] = (sum(cpu_seconds(server) for server in servers) - before) * 1e6 \
-                / max(figures["rate"] * tools.seconds, 1)
+            figures = one_run(tools, address, pids, headers, None)
             runs[name].append(figures)
             print(f"  round {number + 1} {name:23} {figures['rate']:>10,.0f} req/s  p99 {figures['p99']:.2f} ms"
                   f"  {figures['cpu_us']:.1f} µs CPU/request", flush=True)
