@@ -647,7 +647,7 @@ def mirror_tools(processes):
     return types.SimpleNamespace(
         processes=processes, larder=f"{BIN}/larder", threads=THREADS, work=WORK, connections=CONNECTIONS,
         ports={"upstream": PORTS["mirror-upstream"], "proxy": PORTS["mirror-proxy"], "larder": PORTS["mirror"]},
-        nginx_conf=os.path.join(ROOT, "bench/peers/nginx.conf"), write_documents=write_documents, request=request,
+        write_documents=write_documents, request=request,
         wait_until=wait_until, rss_kib=rss_kib, rss_split=rss_split, ready_within=ready_within, wrk=wrk)
 
 

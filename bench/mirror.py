@@ -3,13 +3,18 @@
 
 For each number N of documents: N small text documents (1–4 KiB of random letters, all distinct) and
 their JSON index (SPEC §5, real sizes and sha256s), written once into the work folder and served by
-nginx (bench/peers/nginx.conf: static, keep-alive, access_log off). Then, on that nginx:
+nginx as Debian ships it (bench/peers/nginx-stock.conf: access log on, keep-alive at its defaults), the
+server a user would point both at. Then, on that nginx:
 
 first sync  Larder from an empty cache, spawn until its log says the sync ended and `/status` counts
             N documents mirrored, against
             `wget -q -i urls.txt -P dir` (one process, one keep-alive connection, no fsync) and
             `aria2c -j16 -i urls.txt -d dir`, in alternating runs (Larder, wget, aria2c, Larder, …),
-            medians; Larder's resident memory right after the sync, and its peak during it.
+            medians; Larder's resident memory right after the sync, and its peak during it. Beside
+            each wall time, the CPU time (user + system) the sync took: Larder's process from its
+            spawn (its start included), the tool's from /proc of its child; and for the tools, the
+            wall time to durable, their run and then one `sync` (Larder's commits are durable as
+            they land: SPEC §5).
 beside a    the first sync again, Larder and `wget -i` alternating, while another process
 writer      (bench/steady_writer.py) writes BENCH_MIRROR_WRITER_MIB MiB steadily at
             BENCH_MIRROR_WRITER_RATE MiB/s into the same file system, and never syncs: its dirty pages wait
@@ -41,6 +46,8 @@ import subprocess
 import sys
 import time
 
+import cost
+
 COUNTS = [int(count) for count in os.environ.get("BENCH_MIRROR_COUNTS", "1000,10000,30000,100000").split(",")]
 RUNS = int(os.environ.get("BENCH_MIRROR_RUNS", "5"))
 SERVE_SECONDS = int(os.environ.get("BENCH_MIRROR_SERVE_SECONDS", "10"))
@@ -50,6 +57,7 @@ WRITER_MIB = int(os.environ.get("BENCH_MIRROR_WRITER_MIB", "100"))
 WRITER_RATE = float(os.environ.get("BENCH_MIRROR_WRITER_RATE", "25"))
 WRITER_TOOLS = ["larder", "wget"]
 STARTS = 5
+STOCK_NGINX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "nginx-stock.conf")
 SIZES = (1024, 4096)
 SERVED = 8
 TOOLS = ["larder", "wget", "aria2c"]
@@ -145,7 +153,7 @@ class Mirror:
         template = {"work": self.root, "static": self.upstream, "static_port": ports["upstream"],
                     "proxy_port": ports["proxy"]}
         configuration = os.path.join(self.root, "nginx.conf")
-        with open(self.bench.nginx_conf) as source, open(configuration, "w") as out:
+        with open(STOCK_NGINX) as source, open(configuration, "w") as out:
             out.write(string.Template(source.read()).safe_substitute(template))
         self.bench.processes.start("mirror-nginx", ["nginx", "-c", configuration, "-p", self.root])
         self.bench.wait_until(lambda: self.bench.request("GET", f"http://127.0.0.1:{ports['upstream']}/")[0] != 0, 20,
@@ -184,7 +192,8 @@ class Mirror:
                 if documents:
                     counts = documents["counts"]
                     if counts["mirrored"] == count and done:
-                        return {"seconds": seconds, "rss": rss, "peak": max(peak, rss)}
+                        return {"seconds": seconds, "cpu": cost.cpu_seconds(process.pid), "rss": rss,
+                                "peak": max(peak, rss)}
                     if counts["mirrored"] != mirrored:
                         mirrored, changed = counts["mirrored"], now
                     error, failed = documents.get("last_error"), documents.get("failed_documents") or []
@@ -202,16 +211,28 @@ class Mirror:
                            "--console-log-level=warn", "--summary-interval=0"]}[tool]
         if not shutil.which(tool):
             return {"error": f"{tool} is not installed"}
+        errors = os.path.join(self.root, f"{tool}-errors.txt")
         started = time.monotonic()
-        try:
-            done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=time_limit(count))
-        except subprocess.TimeoutExpired:
-            return {"error": f"not done within {time_limit(count)} s"}
+        with open(errors, "wb") as sink:
+            process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=sink)
+        # wait4 reaps the tool with its own rusage: the CPU time of exactly this run.
+        while (reaped := os.wait4(process.pid, os.WNOHANG))[0] == 0:
+            if time.monotonic() - started > time_limit(count):
+                process.kill()
+                os.wait4(process.pid, 0)
+                return {"error": f"not done within {time_limit(count)} s"}
+            time.sleep(0.005)
         seconds = time.monotonic() - started
+        _, status, usage = reaped
+        process.returncode = os.waitstatus_to_exitcode(status)
+        os.sync()
+        durable = time.monotonic() - started
         got = len(os.listdir(folder)) if os.path.isdir(folder) else 0
-        if done.returncode != 0 or got != count:
-            return {"error": f"exit status {done.returncode}, {got:,} files; {done.stderr.decode(errors='replace')[-200:]}"}
-        return {"seconds": seconds}
+        if process.returncode != 0 or got != count:
+            with open(errors, "rb") as said:
+                tail = said.read()[-200:].decode(errors="replace")
+            return {"error": f"exit status {process.returncode}, {got:,} files; {tail}"}
+        return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "durable": durable}
 
     def start_writer(self):
         """The steady writer of the "beside a writer" runs, given a second to be writing before the run."""
@@ -325,7 +346,8 @@ class Mirror:
     def report(self, figures):
         lines = ["### The documents mirror at scale (bench/mirror.py)", "",
                  f"N text documents of {SIZES[0]:,}–{SIZES[1]:,} B and their JSON index, served by nginx on loopback "
-                 "(static, keep-alive, `access_log off`, 2 workers). Larder: the release build, documents only, "
+                 "as Debian ships it (bench/peers/nginx-stock.conf: access log on, keep-alive at its defaults). "
+                 "Larder: the release build, documents only, "
                  f"{self.bench.threads} thread(s), from an empty cache. `wget -q -i urls.txt -P dir` (one keep-alive "
                  "connection, no fsync) and `aria2c -j16 -i urls.txt -d dir --file-allocation=none` fetch the same "
                  f"files. Runs alternate Larder, wget, aria2c; {RUNS} of each at 10,000 documents or fewer, 1 above; "
@@ -349,6 +371,7 @@ class Mirror:
                       for other in ("wget", "aria2c")]
             lines.append(f"| {count:,} | {figure['index'] / 2**20:.1f} MiB | " + " | ".join(cells + ratios) + " |")
         lines += self.round_ratios(figures)
+        lines += self.costs(figures)
         lines += ["",
                   f"| documents | start to ready ms, median (max) of {STARTS} | RSS right after the first sync MiB (peak during) "
                   f"| after a restart: RSS at ready / peak serving / after MiB (anon + file) | `GET /documents` bytes "
@@ -383,6 +406,29 @@ class Mirror:
                       f"e.g. {'; '.join(line[:120] for line in next(iter(self.busy.values()))[:2])}", ""]
         else:
             lines += [f"No build, test, wrk, browser or Larder of anyone else ran before any timed run ({BUSY}).", ""]
+        return lines
+
+    @staticmethod
+    def costs(figures):
+        """The quiet first syncs' CPU time beside their wall time, and the tools' wall time to durable."""
+        lines = ["", "What the quiet first syncs cost: wall s, CPU s (user + system; Larder's whole process from its spawn, "
+                 "the tool's from its rusage) and, for the tools, wall s to durable (the run, then one `sync`); medians.",
+                 "", "| documents | Larder wall | Larder CPU | `wget -i` wall | `wget -i` CPU | `wget -i` to durable "
+                 "| `aria2c -j16` wall | `aria2c -j16` CPU | Larder CPU / wget CPU |",
+                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for count, figure in figures.items():
+            medians = {}
+            for tool in TOOLS:
+                results = figure["syncs"][tool]
+                if results and all("seconds" in result for result in results):
+                    medians[tool] = {key: statistics.median(result[key] for result in results)
+                                     for key in ("seconds", "cpu", "durable") if key in results[0]}
+            cell = lambda tool, key: f"{medians[tool][key]:.2f}" if key in medians.get(tool, {}) else "failed"
+            ratio = (f"{medians['larder']['cpu'] / medians['wget']['cpu']:.2f}"
+                     if "larder" in medians and "wget" in medians and medians["wget"]["cpu"] else "")
+            lines.append(f"| {count:,} | {cell('larder', 'seconds')} | {cell('larder', 'cpu')} | {cell('wget', 'seconds')} "
+                         f"| {cell('wget', 'cpu')} | {cell('wget', 'durable')} | {cell('aria2c', 'seconds')} "
+                         f"| {cell('aria2c', 'cpu')} | {ratio} |")
         return lines
 
     @staticmethod

@@ -98,6 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
         let logger = Logger(label: "larder")
         FileDescriptorLimit.raise(logger: logger)
+        #if DEBUG
+        // A plain `swift build` gives this build; a first sync of 10,000 documents took 2 × wget's time with it
+        // and 0.7 × with the release build (docs/performance.md), so a user timing Larder is told first.
+        logger.warning("this is a debug build of larder, several times slower than a release one: make build (swift build -c release)")
+        #endif
 
         let application: LarderApplication
         do {
