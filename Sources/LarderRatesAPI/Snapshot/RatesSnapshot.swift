@@ -53,7 +53,7 @@ public final class RatesSnapshot: Sendable {
                 // One copy of the string's contiguous bytes: a byte-by-byte walk cost ~30 instructions a byte.
                 var text = text
                 text.withUTF8 { bytes in
-                    UnsafeMutableBufferPointer(rebasing: buffer[index..<index + bytes.count]).update(fromContentsOf: bytes)
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[index..<index + bytes.count]).update(fromContentsOf: bytes)
                     index += bytes.count
                 }
             }
