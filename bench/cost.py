@@ -8,7 +8,8 @@ do not see, and it does not depend on how the scheduler splits the cores between
 
 Larder on `--threads N`, nginx static (bench/peers/nginx.conf) on `worker_processes N` and the ceiling
 (bench/ceiling.c, Larder's own C on libmicrohttpd, one prepared buffer per route) on N threads, N = 1
-and 2, serving the same bytes with the same header fields; per scenario, BENCH_ROUNDS rounds, the
+and 2, serving the same bytes with the same header fields; per scenario (BENCH_COST_SCENARIOS, a comma
+list of keys, runs only those), BENCH_ROUNDS rounds, the
 targets alternating within a round, the ratios to nginx taken round by round (median and worst). The
 scenarios: `/rates`, cross rates, `/v2/rates` (latest, every currency), a one-year `/v2/rates.csv`, the
 1 MiB document (wrk -c16), a 304 (`If-None-Match`), and `/rates` with 3,000 idle keep-alive
@@ -23,6 +24,8 @@ import time
 import idle
 
 WORKERS = [int(count) for count in os.environ.get("BENCH_COST_WORKERS", "1,2").split(",")]
+# Scenario keys to run (rates, cross, v2rates, v2year, big, 304, idle); default every one.
+ONLY = [key for key in os.environ.get("BENCH_COST_SCENARIOS", "").split(",") if key]
 IDLE = 3000
 BIG_CONNECTIONS = 16
 
@@ -159,7 +162,7 @@ def measure(tools, servers, cases, workers):
 def run(tools):
     """The cost table: returns the report's lines and SPEC §7's checks."""
     cache = prepare(tools)
-    cases = scenarios(tools)
+    cases = [case for case in scenarios(tools) if not ONLY or case[0] in ONLY]
     results = {}
     for workers in WORKERS:
         servers = start_servers(tools, cache, workers, cases)

@@ -12,6 +12,18 @@ public enum ResponseBody: Sendable {
     /// Bytes produced on demand by a reader, for bodies that are neither in memory nor a plain file.
     case stream(StreamBody)
 
+    /// The bytes it sends by `sendfile` (a file, or shared bytes in a memory file: `MHDResponses.makeShared`);
+    /// nil when they go from memory or are generated.
+    var sendfileLength: UInt64? {
+        switch self {
+        case .file(let region): region.length
+        case .bytes(let bytes): bytes.isInMemoryFile ? UInt64(bytes.count) : nil
+        case .slice(let bytes, _, let length):
+            bytes.isInMemoryFile && length >= SharedBytes.memoryFileThreshold ? UInt64(length) : nil
+        case .empty, .stream: nil
+        }
+    }
+
     /// A body of the UTF-8 bytes of a string (allocated per call: for answers that are not hot).
     public static func string(_ text: String) -> ResponseBody {
         .bytes(SharedBytes(text))

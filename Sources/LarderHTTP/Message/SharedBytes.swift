@@ -1,18 +1,43 @@
+import CLarderHTTP
 import Glibc
+import Synchronization
 
 /// Immutable bytes allocated (or mapped from a file) once and shared by every response that sends
 /// them, never copied per request.
 ///
 /// libmicrohttpd reads the memory directly; each response that points at it holds a retain that
-/// its free callback drops, so replacing the bytes can never free memory still being sent.
+/// its free callback drops, so replacing the bytes can never free memory still being sent. Large
+/// bodies live in a memory file instead, sent with sendfile (docs/performance.md#what-an-answer-costs-the-server).
 public final class SharedBytes: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     public let count: Int
     private let isMapped: Bool
+    /// The memory file holding the bytes, -1 when they are on the heap or mapped from a file.
+    let memoryFile: Int32
+    /// True when the bytes are in a memory file, sent with sendfile.
+    public var isInMemoryFile: Bool { memoryFile >= 0 }
+
+    /// Bodies from this size up go in a memory file; smaller ones stay on the heap, sent with their
+    /// header in one `sendmsg` (a descriptor would add a `dup` and a `close` to each answer).
+    public static let memoryFileThreshold = 64 * 1024
+    /// At most this many memory files at once (each prepared response of one holds a `dup` too), so
+    /// descriptors stay for connections; past it, the heap.
+    public static let memoryFileLimit = 64
+    private static let memoryFiles = Atomic<Int>(0)
+    /// How many memory files are held now (all of them when a large body went to the heap).
+    public static var memoryFilesInUse: Int { memoryFiles.load(ordering: .relaxed) }
 
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count
-        base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: 1)
+        if count >= Self.memoryFileThreshold, let (descriptor, address) = Self.makeMemoryFile(count) {
+            base = address
+            memoryFile = descriptor
+            isMapped = true
+        } else {
+            base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: 1)
+            memoryFile = -1
+            isMapped = false
+        }
         let destination = UnsafeMutableRawBufferPointer(start: base, count: count)
         // One copy of contiguous bytes (an element-by-element copy costs milliseconds per megabyte).
         let copied: Void? = bytes.withContiguousStorageIfAvailable {
@@ -21,7 +46,7 @@ public final class SharedBytes: @unchecked Sendable {
         if copied == nil {
             _ = destination.initializeMemory(as: UInt8.self, from: bytes)
         }
-        isMapped = false
+        if memoryFile >= 0 { mprotect(base, count, PROT_READ) }
     }
 
     /// The first `count` bytes of an open file, mapped read-only: the pages are the page cache's,
@@ -33,6 +58,24 @@ public final class SharedBytes: @unchecked Sendable {
         base = address
         self.count = count
         isMapped = true
+        memoryFile = -1
+    }
+
+    /// A memory file of `count` bytes and its writable shared mapping; nil when none can be made.
+    private static func makeMemoryFile(_ count: Int) -> (Int32, UnsafeMutableRawPointer)? {
+        guard memoryFiles.add(1, ordering: .relaxed).newValue <= memoryFileLimit else {
+            memoryFiles.subtract(1, ordering: .relaxed)
+            return nil
+        }
+        let descriptor = larder_memory_file("larder-answer")
+        if descriptor >= 0, ftruncate(descriptor, off_t(count)) == 0,
+           let address = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+           address != UnsafeMutableRawPointer(bitPattern: -1) {
+            return (descriptor, address)
+        }
+        if descriptor >= 0 { close(descriptor) }
+        memoryFiles.subtract(1, ordering: .relaxed)
+        return nil
     }
 
     public convenience init(_ string: String) {
@@ -44,6 +87,10 @@ public final class SharedBytes: @unchecked Sendable {
             munmap(base, count)
         } else {
             base.deallocate()
+        }
+        if memoryFile >= 0 {
+            close(memoryFile)
+            Self.memoryFiles.subtract(1, ordering: .relaxed)
         }
     }
 

@@ -76,8 +76,19 @@ enum MHDResponses {
         return response
     }
 
-    /// A response over shared bytes, holding a retain on them until libmicrohttpd frees it.
+    /// A response over shared bytes, holding a retain on them until libmicrohttpd frees it; large
+    /// bodies in a memory file go by sendfile from a descriptor of the response's own instead.
     private static func makeShared(_ bytes: SharedBytes, offset: Int, length: Int) -> OpaquePointer? {
+        if bytes.memoryFile >= 0, length >= SharedBytes.memoryFileThreshold {
+            // libmicrohttpd closes the descriptor it is given with the response.
+            let descriptor = dup(bytes.memoryFile)
+            if descriptor >= 0 {
+                if let response = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset)) {
+                    return response
+                }
+                close(descriptor)
+            }
+        }
         let retained = Unmanaged.passRetained(bytes).toOpaque()
         guard let response = MHD_create_response_from_buffer_with_free_callback_cls(
             length, bytes.base + offset, releaseSharedBytes, retained

@@ -13,6 +13,8 @@ final class RequestContext: @unchecked Sendable {
     }
 
     var phase: Phase = .awaitingHeaders
+    /// The socket corked for this request's large answer, uncorked when it is done; -1 when none.
+    var corkedSocket: Int32 = -1
     /// Length of the raw request target (path and query), seen before libmicrohttpd splits it.
     let targetLength: Int
     var body: [UInt8] = []

@@ -1,0 +1,57 @@
+import Foundation
+import LarderHTTP
+import LarderTesting
+import Testing
+
+/// Large answers go by sendfile, prepared ones from a memory file, corked from 64 KiB to 512 KiB: what
+/// arrives must be the same bytes, and the answers after them on the same connection must come whole too.
+@Suite("HTTP server: large answers, corked and sent from a memory file or a file")
+struct LargeAnswerTests {
+    static let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+
+    @Test func largeBodiesAndSlicesOfThemArriveByteExactBetweenSmallAnswers() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("larder-large-\(UUID().uuidString)").path
+        try Data(Self.body).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let bytes = SharedBytes(Self.body)
+        // Other suites' Larders in this process may hold every memory file allowed: then the heap.
+        #expect(bytes.isInMemoryFile || SharedBytes.memoryFilesInUse >= SharedBytes.memoryFileLimit,
+                "a body of \(Self.body.count) bytes goes in a memory file while there is room")
+        #expect(!SharedBytes(Array(Self.body.prefix(SharedBytes.memoryFileThreshold - 1))).isInMemoryFile)
+        #expect(bytes.array == Self.body, "the mapping reads back what was written")
+        let prepared = PreparedResponse(headers: ["Content-Type": "application/octet-stream"], body: bytes)
+        let routes: (inout Router) -> Void = { router in
+            standardRoutes(&router)
+            router.add(.get, "/whole", .immediate { _ in Response(prepared: prepared) })
+            // An offset inside the file: the descriptor's sendfile starts there, not at 0.
+            router.add(.get, "/slice", .immediate { _ in
+                Response(headers: ["Content-Type": "application/octet-stream"], body: .slice(bytes, offset: 70_001, length: 200_000))
+            })
+            // A file in the corked range, as a document is sent.
+            router.add(.get, "/file", .immediate { _ in
+                Response(body: .file(FileRegion(descriptor: open(path, O_RDONLY), length: UInt64(Self.body.count))))
+            })
+        }
+        try await withServer(routes: routes) { server in
+            let port = server.port
+            let answers = try await onThread { () -> [TestResponse] in
+                // One keep-alive connection: each large answer uncorks when done, so the small one
+                // after it is a whole answer of its own; then another connection.
+                let connection = try TestConnection(port: port)
+                return [try connection.request("GET", "/whole"), try connection.request("GET", "/hello"),
+                        try connection.request("GET", "/slice"), try connection.request("GET", "/whole"),
+                        try connection.request("GET", "/hello"), try TestConnection.fetch(port: port, "/slice"),
+                        try connection.request("GET", "/file"), try connection.request("GET", "/hello")]
+            }
+            let slice = Array(Self.body[70_001..<270_001])
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200, 200, 200, 200])
+            #expect(answers[0].body == Self.body && answers[3].body == Self.body && answers[6].body == Self.body)
+            #expect(answers[7].text == "hello\n")
+            #expect(answers[2].body == slice && answers[5].body == slice)
+            #expect(answers[1].text == "hello\n" && answers[4].text == "hello\n")
+            let head = try await server.request("HEAD", "/whole")
+            #expect(head.header("Content-Length") == String(Self.body.count))
+            #expect(head.body.isEmpty)
+        }
+    }
+}
