@@ -10,9 +10,19 @@ package enum PercentDecoding {
         let plain = raw.utf8.withContiguousStorageIfAvailable { isPlain($0, plusIsSpace: plusIsSpace) }
             ?? isPlain(raw.utf8, plusIsSpace: plusIsSpace)
         if plain { return String(raw) }
+        return decodeEscapes(raw.utf8, plusIsSpace: plusIsSpace)
+    }
+
+    /// `decode` over contiguous UTF-8 bytes (a path's segment, split without walking a String's views).
+    package static func decode(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+        if isPlain(raw, plusIsSpace: plusIsSpace) { return String(decoding: raw, as: UTF8.self) }
+        return decodeEscapes(raw, plusIsSpace: plusIsSpace)
+    }
+
+    private static func decodeEscapes(_ raw: some Collection<UInt8>, plusIsSpace: Bool) -> String? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.utf8.count)
-        var iterator = raw.utf8.makeIterator()
+        bytes.reserveCapacity(raw.count)
+        var iterator = raw.makeIterator()
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):

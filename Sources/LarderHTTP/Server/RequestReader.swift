@@ -88,24 +88,21 @@ package enum RequestReader {
 
     /// `/a/b%2Fc` → `["a", "b/c"]`; `/` → `[]`; nil when a segment does not decode.
     package static func decodeSegments(_ rawPath: String) -> [String]? {
-        let bytes = rawPath.utf8
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        var start = bytes.index(after: bytes.startIndex)
-        if start == bytes.endIndex { return [] }
-        var segments: [String] = []
-        // Split on the bytes (cheaper than a generic split): a segment ends at each `/` and at the end.
-        var index = start
-        while true {
-            let atEnd = index == bytes.endIndex
-            if atEnd || bytes[index] == UInt8(ascii: "/") {
-                guard let segment = PercentDecoding.decode(Substring(bytes[start..<index]), plusIsSpace: false) else {
-                    return nil
-                }
+        var rawPath = rawPath
+        // Split over the contiguous bytes: indexing the String's UTF-8 view cost ~40 instructions a byte.
+        return rawPath.withUTF8 { bytes -> [String]? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            if bytes.count == 1 { return [] }
+            var segments: [String] = []
+            var start = 1
+            for index in 1...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                // A cut at `/` never splits a UTF-8 sequence, so each segment's bytes are valid text.
+                guard let segment = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<index]), plusIsSpace: false)
+                else { return nil }
                 segments.append(segment)
-                if atEnd { return segments }
-                start = bytes.index(after: index)
+                start = index + 1
             }
-            index = bytes.index(after: index)
+            return segments
         }
     }
 
