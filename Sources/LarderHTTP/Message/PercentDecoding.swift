@@ -15,8 +15,12 @@ package enum PercentDecoding {
 
     /// `decode` over contiguous UTF-8 bytes (a path's segment, split without walking a String's views).
     package static func decode(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
-        if isPlain(raw, plusIsSpace: plusIsSpace) { return String(decoding: raw, as: UTF8.self) }
-        return decodeEscapes(raw, plusIsSpace: plusIsSpace)
+        plainText(raw, plusIsSpace: plusIsSpace) ?? decodeEscapes(raw, plusIsSpace: plusIsSpace)
+    }
+
+    /// The bytes as text when there is nothing to decode in them, else nil.
+    package static func plainText(_ raw: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+        isPlain(raw, plusIsSpace: plusIsSpace) ? String(decoding: raw, as: UTF8.self) : nil
     }
 
     private static func decodeEscapes(_ raw: some Collection<UInt8>, plusIsSpace: Bool) -> String? {

@@ -107,15 +107,26 @@ package enum RequestReader {
     }
 
     /// The query's `name=value` pairs, percent-decoded (`+` is a space); nil when one does not decode.
+    /// Each part is decoded from libmicrohttpd's bytes as it is visited: no array of raw fields first.
     private static func query(_ connection: OpaquePointer) -> QueryItems? {
-        var query: [QueryItems.Item] = []
-        for field in collect(connection, kind: .GET_ARGUMENT_KIND).fields {
-            guard let name = PercentDecoding.decode(Substring(field.name), plusIsSpace: true),
-                  let value = PercentDecoding.decode(Substring(field.value), plusIsSpace: true)
-            else { return nil }
-            query.append((name: name, value: value))
+        var decoded = DecodedQuery()
+        withUnsafeMutablePointer(to: &decoded) { pointer in
+            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, { context, _, key, keyLength, value, valueLength in
+                let decoded = context!.assumingMemoryBound(to: DecodedQuery.self)
+                guard let name = decodeQueryPart(key, keyLength), let value = decodeQueryPart(value, valueLength) else {
+                    decoded.pointee.failed = true
+                    return .NO
+                }
+                decoded.pointee.items.append((name: name, value: value))
+                return .YES
+            }, pointer)
         }
-        return QueryItems(query)
+        return decoded.failed ? nil : QueryItems(decoded.items)
+    }
+
+    private struct DecodedQuery {
+        var items: [QueryItems.Item] = []
+        var failed = false
     }
 
     private struct Collected {
@@ -138,6 +149,18 @@ package enum RequestReader {
         return collected
     }
 
+}
+
+/// A query name or value, percent-decoded (`+` is a space), "" when absent; nil when it does not decode.
+/// Its bytes are read as text as `decodeBytes` reads them (invalid UTF-8 repaired), then decoded.
+private func decodeQueryPart(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String? {
+    guard let pointer else { return "" }
+    return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+        let bytes = UnsafeBufferPointer(start: $0, count: length)
+        // Without escapes this is the repaired text itself; with them, the repaired text is decoded.
+        if let plain = PercentDecoding.plainText(bytes, plusIsSpace: true) { return plain }
+        return PercentDecoding.decode(Substring(String(decoding: bytes, as: UTF8.self)), plusIsSpace: true)
+    }
 }
 
 private func decodeBytes(_ pointer: UnsafePointer<CChar>, _ length: Int) -> String {
