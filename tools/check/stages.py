@@ -8,6 +8,7 @@
 A stage marked `gate` stops the run when it fails (nothing after it could run on a broken build); the
 others all run, and the exit status is 1 when any failed. Swift's own output streams through (but its
 `◇ … started` lines); the totals come from Swift Testing's JUnit XML (test-totals.py), not the console."""
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,26 @@ def swift_tests():
     return run.returncode == 0 and totals.returncode == 0, totals.stdout.strip() or "no totals"
 
 
+def build():
+    """The build and the tests' build, failing on a compiler warning in this repository's own Swift or C
+    (the brief's zero warnings; dependencies' warnings are theirs). An incremental build shows only the
+    files it compiled again; a fresh clone's build (CI) shows every one."""
+    run = subprocess.Popen(["swift", "build", "--build-tests", "--explicit-target-dependency-import-check", "error"],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    own = re.compile(rf"^{re.escape(str(ROOT))}/(Sources|Tests)/[^:]+:\d+:\d+: warning: ")
+    warnings = set()
+    for line in run.stdout:
+        sys.stdout.write(line)
+        if own.match(line):
+            warnings.add(line.strip())
+    run.wait()
+    for warning in sorted(warnings):
+        print(f"build: a warning in Larder's own code: {warning}", file=sys.stderr)
+    if run.returncode != 0:
+        return False, None
+    return not warnings, f"FAILED ({len(warnings)} warning(s) in Larder's own code)" if warnings else None
+
+
 def command(*argv, shell=False):
     def stage():
         return subprocess.run(argv[0] if shell else list(argv), cwd=ROOT, shell=shell).returncode == 0, None
@@ -53,7 +74,7 @@ STAGES = [
     ("container files (hadolint, compose, Kubernetes)", command("bash", "tools/container/lint.sh"), False, False),
     ("manifest imports", command(sys.executable, "tools/check/check-manifest-imports.py"), True, True),
     ("module graph", command(sys.executable, "tools/check/check-module-graph.py"), True, True),
-    ("build", command("swift", "build", "--build-tests", "--explicit-target-dependency-import-check", "error"), True, True),
+    ("build", build, True, True),
     ("pins", command(sys.executable, "tools/deps/check-pins.py"), True, True),
     ("C tests (shared limits, pool reset)", command("make", "--no-print-directory", "test-c"), True, False),
     ("swift tests", swift_tests, True, False),
