@@ -17,6 +17,12 @@ public final class SharedBytes: @unchecked Sendable {
     /// True when the bytes are in a memory file, sent with sendfile.
     public var isInMemoryFile: Bool { memoryFile >= 0 }
 
+    /// True when `length` of these bytes go by sendfile from the memory file (`MHDResponses.makeShared`);
+    /// a shorter slice goes from memory, with its header in one `sendmsg`.
+    func sendsFromMemoryFile(length: Int) -> Bool {
+        memoryFile >= 0 && length >= Self.memoryFileThreshold
+    }
+
     /// Bodies from this size up go in a memory file; smaller ones stay on the heap, sent with their
     /// header in one `sendmsg` (a descriptor would add a `dup` and a `close` to each answer).
     public static let memoryFileThreshold = 64 * 1024

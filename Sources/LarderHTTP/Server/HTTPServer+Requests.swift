@@ -172,9 +172,7 @@ extension HTTPServer {
         var result: MHD_Result
         switch response.kind {
         case .prepared(let prepared):
-            if prepared.body.isInMemoryFile, Self.corkedLengths.contains(UInt64(prepared.body.count)) {
-                cork(connection, context)
-            }
+            if prepared.isCorked { cork(connection, context) }
             let pointer = context.cors.map { prepared.pointer(for: $0.variant, of: $0.policy) } ?? prepared.pointer
             if let pointer, !injectedAllocationFailure() {
                 result = MHD_queue_response(connection, UInt32(status), pointer)
@@ -185,7 +183,7 @@ extension HTTPServer {
             if let (policy, variant) = context.cors {
                 for field in policy.headers(variant) { headers.add(field.name, field.value) }
             }
-            if let length = body.sendfileLength, Self.corkedLengths.contains(length) { cork(connection, context) }
+            if body.isCorked { cork(connection, context) }
             if !injectedAllocationFailure(), let made = MHDResponses.make(headers: headers, body: body) {
                 result = MHD_queue_response(connection, UInt32(status), made)
                 MHD_destroy_response(made)
@@ -203,12 +201,6 @@ extension HTTPServer {
         }
         return result
     }
-
-    /// Bodies sent by `sendfile` with a length in this range go corked. Measured by the server's CPU
-    /// (docs/performance.md), the cork halves the cost of a 346 KB answer by `sendfile` (a one-year CSV
-    /// from a memory file, or a document), does nothing for one `sendmsg` from the heap, and doubles
-    /// a 1 MiB document's, which takes several `sendfile` calls.
-    static let corkedLengths: ClosedRange<UInt64> = 64 * 1024...512 * 1024
 
     /// Corks the socket for the answer, uncorked when the request is done (`endRequest`), as nginx's
     /// `tcp_nopush` does: libmicrohttpd pushes the header alone, then the body's segments.

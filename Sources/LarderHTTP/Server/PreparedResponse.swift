@@ -12,6 +12,8 @@ public final class PreparedResponse: @unchecked Sendable {
     /// What the response was built from, for tests that check a route without a socket.
     public let headers: HTTPHeaders
     public let body: SharedBytes
+    /// Sent corked (`ResponseBody.isCorked`), decided once here rather than on every request.
+    let isCorked: Bool
     /// The same response with each CORS variant's headers added, built on first use (a policy has
     /// few variants: `*`, "not allowed", and one per listed origin) and kept as long as this one.
     private let corsVariants = Mutex<[Int: UncheckedPointer]>([:])
@@ -22,6 +24,7 @@ public final class PreparedResponse: @unchecked Sendable {
         self.status = status
         self.headers = headers
         self.body = body
+        isCorked = ResponseBody.bytes(body).isCorked
         pointer = MHDResponses.make(headers: headers, body: .bytes(body))
     }
 
@@ -79,7 +82,7 @@ enum MHDResponses {
     /// A response over shared bytes, holding a retain on them until libmicrohttpd frees it; large
     /// bodies in a memory file go by sendfile from a descriptor of the response's own instead.
     private static func makeShared(_ bytes: SharedBytes, offset: Int, length: Int) -> OpaquePointer? {
-        if bytes.memoryFile >= 0, length >= SharedBytes.memoryFileThreshold {
+        if bytes.sendsFromMemoryFile(length: length) {
             // libmicrohttpd closes the descriptor it is given with the response.
             let descriptor = dup(bytes.memoryFile)
             if descriptor >= 0 {
