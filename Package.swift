@@ -299,7 +299,7 @@ let package = Package(
             name: "LarderAppTests",
             dependencies: [
                 "LarderApp", "LarderConfig", "LarderDocuments", "LarderDocumentsCache", "LarderFreshness", "LarderFuzzing",
-                "LarderHTTP", "LarderMetrics", "LarderRates", "LarderRatesCache", "LarderTesting",
+                "LarderHTTP", "LarderMetrics", "LarderRates", "LarderRatesAPI", "LarderRatesCache", "LarderServing", "LarderTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

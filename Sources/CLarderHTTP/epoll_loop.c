@@ -4,6 +4,8 @@
 #define _GNU_SOURCE  // pthread_setname_np
 #include "include/larder_epoll_loop.h"
 
+#include "include/larder_answer_memo.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -22,6 +24,7 @@ static void *loop_main(void *argument) {
         if (poll(fds, 2, wait) < 0 && errno != EINTR) break;
         if (fds[1].revents != 0) break;
         MHD_run_wait(loop->daemon, 0);
+        larder_memo_sweep();
     }
     return NULL;
 }

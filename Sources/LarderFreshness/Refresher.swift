@@ -26,14 +26,17 @@ public final class Refresher<Outcome: Sendable>: Sendable {
     private let state: Mutex<RefreshStatus>
     /// Set while a request-triggered refresh is being started, so a burst of requests starts one.
     private let triggered = Atomic<Bool>(false)
+    /// Called after each refresh's outcome is recorded: answers computed from the old state are stale.
+    private let onChange: @Sendable () -> Void
 
     /// `fetchedAt` is the stored `fetched_at` of the cached copy, nil when nothing is cached.
     public init(
         name: String, schedule: any RefreshSchedule, clock: any FreshnessClock, fetchedAt: Date?,
         upstreamSwitch: UpstreamSwitch = UpstreamSwitch(pending: false),
         backoff: Backoff? = nil, background: BackgroundWork = .standalone, logger: Logger,
-        attempt: @escaping Attempt
+        onChange: @escaping @Sendable () -> Void = {}, attempt: @escaping Attempt
     ) {
+        self.onChange = onChange
         self.background = background
         flight = SingleFlight(background: background)
         self.name = name
@@ -192,6 +195,7 @@ public final class Refresher<Outcome: Sendable>: Sendable {
         if case .success = result {
             schedule.settle(fetchedAt: started)
         }
+        onChange()
         if case .failure(let error) = result {
             logger.warning("\(name) refresh failed: \(error.message)", metadata: ["error_kind": "\(error.kind.rawValue)"])
         }

@@ -76,7 +76,31 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
     // MARK: - Requests
 
     public func requestCompleted(route: String, status: Int, nanoseconds: Int64) {
-        let metrics = routes.withLock { routes in
+        let metrics = routeMetrics(route: route, status: status)
+        metrics.requests.increment()
+        metrics.latency.record(nanoseconds: nanoseconds)
+    }
+
+    public func recorder(route: String, status: Int) -> (any RouteRecorder)? {
+        RouteCounter(metrics: routeMetrics(route: route, status: status))
+    }
+
+    /// One route's and status's counter and histogram, as `requestCompleted` counts into them.
+    private final class RouteCounter: RouteRecorder {
+        let metrics: RouteMetrics
+
+        init(metrics: RouteMetrics) {
+            self.metrics = metrics
+        }
+
+        func record(nanoseconds: Int64) {
+            metrics.requests.increment()
+            metrics.latency.record(nanoseconds: nanoseconds)
+        }
+    }
+
+    private func routeMetrics(route: String, status: Int) -> RouteMetrics {
+        routes.withLock { routes in
             if let found = routes.first(where: { $0.status == status && $0.route == route }) { return found }
             let made = RouteMetrics(
                 route: route, status: status,
@@ -86,8 +110,6 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
             routes.append(made)
             return made
         }
-        metrics.requests.increment()
-        metrics.latency.record(nanoseconds: nanoseconds)
     }
 
     public func requestRefused(_ reason: RefusalReason) {
@@ -105,6 +127,23 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
         // index: iterating the tuples retained and released both counters of every resource.
         for index in hitCounters.indices where hitCounters[index].resource == resource {
             (stale ? hitCounters[index].stale : hitCounters[index].fresh).increment()
+        }
+    }
+
+    public func freshHit(_ resource: CacheResource) -> any AnswerMemoHit {
+        FreshHit(counter: hitCounters.first { $0.resource == resource }?.fresh)
+    }
+
+    /// A resource's fresh-hit counter, found once (`hit` searches the resources each time).
+    private final class FreshHit: AnswerMemoHit {
+        let counter: CoreMetrics.Counter?
+
+        init(counter: CoreMetrics.Counter?) {
+            self.counter = counter
+        }
+
+        func recordHit() {
+            counter?.increment()
         }
     }
 

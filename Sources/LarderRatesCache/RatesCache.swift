@@ -134,7 +134,7 @@ public final class RatesCache: Sendable {
         refresher = Refresher(
             name: CacheResource.rates.rawValue, schedule: schedule, clock: clock,
             fetchedAt: latest == nil ? nil : item?.fetchedAt, upstreamSwitch: upstreamSwitch, background: background,
-            logger: logger
+            logger: logger, onChange: published.changed
         ) { now in
             // Before the contact, so a day the clock has passed is served even while the upstream is down.
             if await Self.readmit(heldOut, format: format, today: today, store: store, into: published, logger: logger) {

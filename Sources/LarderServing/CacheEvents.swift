@@ -1,4 +1,5 @@
 public import LarderFreshness
+public import LarderHTTP
 
 /// Told what the caches do (metrics). Calls come from server threads and refresh tasks, so they must be cheap.
 public protocol CacheEvents: Sendable {
@@ -18,6 +19,16 @@ public protocol CacheEvents: Sendable {
     func publicationMissed(_ resource: CacheResource)
     /// One rates cross-check and how many currencies disagreed in it (SPEC §4.12).
     func ratesCrossChecked(_ outcome: CrossCheckOutcome, disagreements: Int)
+    /// What counts a fresh hit of `resource` as `hit(_:stale:)` does, found once: the server's memo
+    /// counts its repeats through it.
+    func freshHit(_ resource: CacheResource) -> any AnswerMemoHit
+}
+
+extension CacheEvents {
+    /// By default, `hit(resource, stale: false)` each time.
+    public func freshHit(_ resource: CacheResource) -> any AnswerMemoHit {
+        CacheHit(events: self, resource: resource)
+    }
 }
 
 extension CacheEvents {

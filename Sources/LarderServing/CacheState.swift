@@ -14,6 +14,8 @@ public struct CacheState: Sendable, Equatable {
     /// Whole seconds an expired copy goes at most without a revalidation attempt (`Freshness`); 0
     /// leaves out RFC 5861's `stale-while-revalidate` and `stale-if-error`.
     public let revalidationSeconds: Int
+    /// Set when the server may repeat answers of this state from its memo (`MemoPermit`).
+    public var memo: MemoPermit?
 
     /// How many revalidation intervals a downstream may serve its copy while Larder answers errors
     /// or cannot be reached (`stale-if-error`): Larder itself keeps serving its copy through any

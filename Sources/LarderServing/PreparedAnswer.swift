@@ -12,11 +12,26 @@ public final class PreparedAnswer: Sendable {
         let state: CacheState
         let ok: PreparedResponse
         let notModified: PreparedResponse
+        /// Both, for the server's memo, when the state permits it.
+        let memo: AnswerMemo?
 
-        init(state: CacheState, ok: PreparedResponse, notModified: PreparedResponse) {
+        init(state: CacheState, ok: PreparedResponse, notModified: PreparedResponse, etag: String) {
             self.state = state
             self.ok = ok
             self.notModified = notModified
+            memo = state.memo.map { permit in
+                AnswerMemo(
+                    ok: ok, notModified: notModified, etag: etag, changes: permit.changes, generation: permit.generation,
+                    validUntil: Self.validUntil(state), hit: permit.hit)
+            }
+        }
+
+        /// The end of the state's second (`Date` and `Age` change), or its expiry if sooner, in nanoseconds.
+        private static func validUntil(_ state: CacheState) -> Int64 {
+            let secondEnd = Int64(state.second + 1) * 1_000_000_000
+            let expiry = state.expiresAt.timeIntervalSince1970
+            guard expiry < Double(state.second + 1) else { return secondEnd }
+            return max(0, Int64(expiry * 1e9))
         }
     }
 
@@ -68,7 +83,7 @@ public final class PreparedAnswer: Sendable {
             current = build(state)
             slot.withLock { $0 = current }
         }
-        return Response(prepared: notModified ? current.notModified : current.ok)
+        return Response(prepared: notModified ? current.notModified : current.ok, memo: current.memo)
     }
 
     /// A body with a gzip variant says so with `Vary` in every answer, 304s included (RFC 9110
@@ -85,7 +100,8 @@ public final class PreparedAnswer: Sendable {
         let notModified = PreparedResponse(status: .notModified, headers: headers, body: SharedBytes([]))
         headers.add("Content-Type", representation.contentType)
         if gzip { headers.add("Content-Encoding", "gzip") }
-        return Built(state: state, ok: PreparedResponse(status: .ok, headers: headers, body: body), notModified: notModified)
+        return Built(
+            state: state, ok: PreparedResponse(status: .ok, headers: headers, body: body), notModified: notModified, etag: etag)
     }
 
     /// Two states give the same headers when the second, the confirmation time and the detail agree.
@@ -95,5 +111,6 @@ public final class PreparedAnswer: Sendable {
     private static func sameSecond(_ a: CacheState, _ b: CacheState) -> Bool {
         a.now.timeIntervalSince1970.rounded(.down) == b.now.timeIntervalSince1970.rounded(.down)
             && a.fetchedAt == b.fetchedAt && a.staleDetail == b.staleDetail && a.expiresAt == b.expiresAt
+            && a.memo?.generation == b.memo?.generation
     }
 }

@@ -1,3 +1,4 @@
+public import LarderHTTP
 public import Synchronization
 
 /// The current value every request reads, replaced whole by one swap: readers hold a strong
@@ -10,6 +11,8 @@ public final class Published<Value: Sendable>: Sendable {
     }
 
     @usableFromInline let slot: Mutex<Slot>
+    /// Counts each replacement, and each `changed()`: the server's memo repeats no answer computed before one.
+    public let changes = AnswerChanges()
 
     public init(_ initial: Value?) {
         slot = Mutex(Slot(value: initial))
@@ -21,11 +24,17 @@ public final class Published<Value: Sendable>: Sendable {
     }
 
     /// Replaces the value whatever it is now; a writer that merges into it uses `update`.
-    @inlinable public func publish(_ fresh: Value) {
+    public func publish(_ fresh: Value) {
         slot.withLock { slot in
             slot.value = fresh
             slot.version &+= 1
         }
+        changes.changed()
+    }
+
+    /// Something answers of the value are computed from besides the value changed (its refresh state).
+    public func changed() {
+        changes.changed()
     }
 
     /// Read-merge-publish as one step against every other writer: `transform` gets the current value
@@ -42,7 +51,10 @@ public final class Published<Value: Sendable>: Sendable {
                 slot.version &+= 1
                 return true
             }
-            if stored { return }
+            if stored {
+                changes.changed()
+                return
+            }
         }
     }
 }

@@ -39,8 +39,8 @@ struct larder_header_pick {
 static inline int larder_same_name(const char *a, const char *b, size_t length) {
     for (size_t i = 0; i < length; i++) {
         unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (x - 'A' < 26u) x += 32;
-        if (y - 'A' < 26u) y += 32;
+        if ((unsigned)(x - 'A') < 26u) x += 32;
+        if ((unsigned)(y - 'A') < 26u) y += 32;
         if (x != y) return 0;
     }
     return 1;

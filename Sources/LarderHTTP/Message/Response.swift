@@ -7,16 +7,21 @@ public struct Response: Sendable {
 
     public let status: HTTPStatus
     package let kind: Kind
+    /// What the server may repeat to later requests for the same target without the route (`AnswerMemo`).
+    public let memo: AnswerMemo?
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: ResponseBody = .empty) {
         self.status = status
         kind = .composed(headers, body)
+        memo = nil
     }
 
-    /// Answers with a response built once (hot paths: no per-request allocation or header formatting).
-    public init(prepared: PreparedResponse) {
+    /// Answers with a response built once (hot paths: no per-request allocation or header formatting);
+    /// with `memo`, later requests for the same target may be answered from it.
+    public init(prepared: PreparedResponse, memo: AnswerMemo? = nil) {
         status = prepared.status
         kind = .prepared(prepared)
+        self.memo = memo
     }
 
     /// The response prepared once that this answers with, when it is one: its status, headers and

@@ -2,19 +2,11 @@ import CLarderHTTP
 import CMicroHTTPD
 import Glibc
 
-// libmicrohttpd's C callbacks. They are global functions (not closures in main.swift, which would
-// inherit @MainActor) and run on libmicrohttpd's worker threads. `cls` is the HTTPServer, kept
-// alive by a retain the server holds while the daemon runs.
-
-/// Called once the request line is read: allocates the request's context, which libmicrohttpd
-/// then hands to every later callback for this request as `con_cls`.
-func larderURILog(
-    _ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?
-) -> UnsafeMutableRawPointer? {
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
-    let context = server.beginRequest(targetLength: uri.map { strlen($0) } ?? 0)
-    return Unmanaged.passRetained(context).toOpaque()
-}
+// libmicrohttpd's C callbacks, called through the answer memo (answer_memo.c) for every request it
+// does not answer itself. They are global functions (not closures in main.swift, which would inherit
+// @MainActor) and run on libmicrohttpd's worker threads. `cls` is the HTTPServer, kept alive by a
+// retain the server holds while the daemon runs. A request's context is made by `larderBeginRequest`
+// (AnswerMemo.swift) once its request line is read.
 
 /// libmicrohttpd's access handler: called first with headers only, then per body chunk, then
 /// once more (and again after a resume) to answer.

@@ -176,6 +176,7 @@ extension HTTPServer {
             let pointer = context.cors.map { prepared.pointer(for: $0.variant, of: $0.policy) } ?? prepared.pointer
             if let pointer, !injectedAllocationFailure() {
                 result = MHD_queue_response(connection, UInt32(status), pointer)
+                if result == .YES, let memo = response.memo { offer(memo, connection: connection, context: context) }
             } else {
                 (status, result) = queueAllocationFailure(connection)
             }

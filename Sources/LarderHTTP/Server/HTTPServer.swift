@@ -55,6 +55,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// The answer when libmicrohttpd cannot allocate a request's own, made before any is needed; nil
     /// if even that failed (such a request's connection is then closed).
     let allocationFailure: OpaquePointer?
+    /// The answer memo's side of this server (`AnswerMemo`): on while the server runs without an access log.
+    let memoOwner: OpaquePointer
 
     /// `observer` hears of every answered request; `onListening` is called with the real host and port each time `run()` has started listening;
     /// `background` runs the handlers that suspend their request.
@@ -80,11 +82,23 @@ public final class HTTPServer: @unchecked Sendable {
             (hosts, hostsOpenByDefault) = (loopback ? .loopback : .any, !loopback)
         }
         allocationFailure = MHDResponses.make(Self.outOfMemory.response)
+        // `server` is set at start, when libmicrohttpd's callbacks get their retain of this server.
+        let callbacks = larder_memo_callbacks(
+            server: nil, begin: larderBeginRequest, access: larderAccessHandler, completed: larderRequestCompleted,
+            answered: larderMemoAnswered, release: larderMemoRelease)
+        guard let owner = larder_memo_owner_create(callbacks, configuration.maxHeaderBytes) else {
+            fatalError("out of memory for the answer memo")
+        }
+        memoOwner = owner
     }
 
     deinit {
         if let allocationFailure { MHD_destroy_response(allocationFailure) }
+        larder_memo_owner_destroy(memoOwner)
     }
+
+    /// Answers the answer memo has given (`larder_http_memo_answers_total`).
+    public var memoAnswers: Int { Int(truncatingIfNeeded: larder_memo_answers(memoOwner)) }
 
     /// `libmicrohttpd 1.0.10`: the library this process runs on, as it reports itself (`MHD_get_version()`),
     /// not the headers it was built with.
@@ -103,6 +117,7 @@ public final class HTTPServer: @unchecked Sendable {
         let address = try BindAddress(host: configuration.host, port: configuration.port)
         let sink = UnsafeMutablePointer<larder_log_sink>.allocate(capacity: 1)
         let this = Unmanaged.passRetained(self)
+        larder_memo_set_server(memoOwner, this.toOpaque())
         sink.initialize(to: larder_log_sink(fn: larderMHDLog, context: this.toOpaque()))
         // One daemon per loop, each loop one thread.
         let daemons = max(1, configuration.threads)
@@ -119,10 +134,10 @@ public final class HTTPServer: @unchecked Sendable {
             listen_backlog: UInt32(configuration.listenBacklog),
             reuse_address: daemons > 1 ? 1 : 0,
             bind_address: address.sockaddrPointer,
-            completed: larderRequestCompleted,
-            completed_context: this.toOpaque(),
-            uri_log: larderURILog,
-            uri_log_context: this.toOpaque(),
+            completed: larder_memo_completed,
+            completed_context: UnsafeMutableRawPointer(memoOwner),
+            uri_log: larder_memo_uri_log,
+            uri_log_context: UnsafeMutableRawPointer(memoOwner),
             log_sink: sink,
             // Several daemons count their connections together, not each its own.
             shared_limits: daemons > 1
@@ -150,7 +165,8 @@ public final class HTTPServer: @unchecked Sendable {
                             daemonOptions.connection_memory_limit = limit
                         }
                         #endif
-                        guard let daemon = larder_start_daemon(flags, &daemonOptions, larderAccessHandler, this.toOpaque())
+                        guard let daemon = larder_start_daemon(
+                            flags, &daemonOptions, larder_memo_access, UnsafeMutableRawPointer(memoOwner))
                         else {
                             throw HTTPServerError.cannotListen(
                                 host: configuration.host, port: configuration.port,
@@ -173,6 +189,8 @@ public final class HTTPServer: @unchecked Sendable {
                     Self.stop(loops: loops, daemons: started)
                     throw error
                 }
+                // The access log lines every request: the memo answers none then.
+                larder_memo_set_enabled(memoOwner, configuration.answerMemo && !accessLogEnabled ? 1 : 0)
                 running = Running(
                     daemons: started, address: address, logSink: sink, loops: loops, sharedLimits: options.shared_limits,
                     port: Int(larder_daemon_port(started[0])))
@@ -213,6 +231,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard started else { return }
         // Not MHD_quiesce_daemon: 0.9.75 can race its own threads there and abort the process.
         isStopping.store(true, ordering: .releasing)
+        larder_memo_set_enabled(memoOwner, 0)
         await waitForIdle(upTo: drainTimeout ?? configuration.drainTimeout)
         cancelSuspended()
         await waitForIdle(upTo: .milliseconds(500))
@@ -245,7 +264,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func waitForIdle(upTo limit: Duration) async {
         let deadline = ContinuousClock.now + limit
-        while inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+        while inFlight.load(ordering: .acquiring) + larder_memo_in_flight(memoOwner) > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
     }

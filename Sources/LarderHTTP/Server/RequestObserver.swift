@@ -12,6 +12,15 @@ public protocol RequestObserver: AnyObject, Sendable {
     /// Told when libmicrohttpd could not allocate a request's answer, which went out as the 503
     /// prepared at start (or, without even that, as a closed connection), before `requestCompleted`.
     func responseAllocationFailed()
+
+    /// What counts `route`'s answers of `status` as `requestCompleted` does, found once: the answer
+    /// memo counts its repeats through it. Nil: they go through `requestCompleted`.
+    func recorder(route: String, status: Int) -> (any RouteRecorder)?
+}
+
+/// Counts answers of one route and status (`RequestObserver.recorder`).
+public protocol RouteRecorder: AnyObject, Sendable {
+    func record(nanoseconds: Int64)
 }
 
 extension RequestObserver {
@@ -20,4 +29,7 @@ extension RequestObserver {
 
     /// By default, nothing.
     public func responseAllocationFailed() {}
+
+    /// By default, none: `requestCompleted` counts every answer.
+    public func recorder(route: String, status: Int) -> (any RouteRecorder)? { nil }
 }

@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var allowedHosts: HostAllowlist?
     /// On stop, how long requests in flight may take to finish before they are cut.
     public var drainTimeout: Duration = .seconds(5)
+    /// Repeats a route's prepared answer from C to later requests that are the same to the route
+    /// (`AnswerMemo`); off, every request runs its route. Off anyway while the access log is on.
+    public var answerMemo = true
     #if DEBUG
     /// Debug builds' tests only: failures the server makes on purpose (`InjectedFaults`).
     var faults = InjectedFaults()

@@ -13,6 +13,9 @@ struct SnapshotServing: Sendable {
     let refresher: Refresher<RatesRefreshOutcome>
     private let events: any CacheEvents
     private let today: BoundsClock
+    /// Counts the hits the server's memo answers; nil when answers may not be repeated from it: on an
+    /// injected clock, whose seconds are not the ones the memo reads (CLOCK_REALTIME).
+    private let memoHit: (any AnswerMemoHit)?
 
     init(cache: any RatesSource) {
         self.cache = cache
@@ -20,16 +23,24 @@ struct SnapshotServing: Sendable {
         refresher = cache.refresher
         events = cache.events
         today = cache.today
+        memoHit = cache.refresher.clock is SystemClock ? cache.events.freshHit(.rates) : nil
     }
 
     /// The cached data and its state, with the hit counted and a due background refresh started;
     /// nil when nothing is cached. (Not a closure taking the answer: the hot path allocates nothing here.)
+    /// A fresh copy's answers may be repeated by the server's memo until its second or its freshness
+    /// ends: every change to the copy or its refresh state is counted by `published.changes`.
     func cached() -> (RatesSnapshot, CacheState)? {
+        let generation = memoHit != nil ? published.changes.current : 0  // before what the answer is made from
         guard let snapshot = published.current else { return nil }
         let freshness = refresher.freshness()
         refresher.refreshIfDue(freshness)
         events.hit(.rates, stale: freshness.isExpired)
-        return (snapshot, CacheState(freshness, fallback: snapshot.storedAt))
+        var state = CacheState(freshness, fallback: snapshot.storedAt)
+        if let memoHit, !freshness.isExpired {
+            state.memo = MemoPermit(changes: published.changes, generation: generation, hit: memoHit)
+        }
+        return (snapshot, state)
     }
 
     /// With nothing cached: waits for the fetch in flight, then answers (SPEC §4.5).

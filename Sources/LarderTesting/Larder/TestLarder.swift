@@ -20,6 +20,9 @@ public final class TestLarder: Sendable {
     /// What the next `start()` runs with.
     public let configuration: Mutex<Configuration>
     public let clock: ManualClock
+    /// Runs the application on the system clock instead of `clock` (what `larder serve` runs on; the
+    /// server's answer memo repeats answers only then).
+    public let onSystemClock: Bool
     /// How long one upstream request may take before Larder gives up on it.
     public let upstreamTimeout: Duration
     /// Told of each commit of downloaded documents, in every run.
@@ -35,9 +38,13 @@ public final class TestLarder: Sendable {
         return configuration
     }
 
-    init(configuration: Configuration, clock: ManualClock, upstreamTimeout: Duration, commitObserver: (any CommitObserver)?) {
+    init(
+        configuration: Configuration, clock: ManualClock, onSystemClock: Bool = false, upstreamTimeout: Duration,
+        commitObserver: (any CommitObserver)?
+    ) {
         self.configuration = Mutex(configuration)
         self.clock = clock
+        self.onSystemClock = onSystemClock
         self.upstreamTimeout = upstreamTimeout
         self.commitObserver = commitObserver
     }
@@ -57,7 +64,8 @@ public final class TestLarder: Sendable {
         limits.requestTimeout = upstreamTimeout
         // Opening the store (quick_check, migrations, fsyncs) and loading the caches: synchronous
         // start-up work, on a thread of its own, since many suites start a Larder at once (see `onThread`).
-        let (clock, commitObserver) = (clock, commitObserver)
+        let clock: any FreshnessClock = onSystemClock ? SystemClock() : clock
+        let commitObserver = commitObserver
         let application = try await onThread { [limits] in
             try LarderApplication(
                 configuration: configuration, logger: quietLogger, clock: clock, upstreamLimits: limits,

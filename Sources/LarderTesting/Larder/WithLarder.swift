@@ -10,7 +10,8 @@ import ServiceLifecycle
 
 /// The one way a test gets a running Larder: a sample upstream and a Larder on loopback ports,
 /// the application built and its services run exactly as `larder serve` runs them, on a manual
-/// clock (upstream requests time out after `upstreamTimeout`), and everything stopped and its cache directory removed on every exit path.
+/// clock (or, with `onSystemClock`, the system's; upstream requests time out after `upstreamTimeout`), and
+/// everything stopped and its cache directory removed on every exit path.
 ///
 /// ```swift
 /// try await withLarder { configuration, upstream in
@@ -21,6 +22,7 @@ import ServiceLifecycle
 /// ```
 public func withLarder<T: Sendable>(
     clock: ManualClock = ManualClock(),
+    onSystemClock: Bool = false,
     upstreamTimeout: Duration = .seconds(10),
     commitObserver: (any CommitObserver)? = nil,
     configure: (inout Configuration, SampleUpstreamControl) async throws -> Void = { _, _ in },
@@ -30,7 +32,8 @@ public func withLarder<T: Sendable>(
         var configuration = TestLarder.defaultConfiguration()
         try await configure(&configuration, upstream)
         let larder = TestLarder(
-            configuration: configuration, clock: clock, upstreamTimeout: upstreamTimeout, commitObserver: commitObserver)
+            configuration: configuration, clock: clock, onSystemClock: onSystemClock, upstreamTimeout: upstreamTimeout,
+            commitObserver: commitObserver)
         return try await withCleanup {
             try await larder.start()
             return try await body(larder, upstream)
