@@ -54,4 +54,33 @@ struct LargeAnswerTests {
             #expect(head.body.isEmpty)
         }
     }
+
+    /// `larder serve` keeps large bodies in unnamed files in its cache directory (sendfile reads the page
+    /// cache's large folios in batches, a memory file's pages one by one): the same bytes go out.
+    @Test func largeBodiesGoFromAnUnnamedFileInTheDirectorySet() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("larder-bodies-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Set for the whole process: once it is removed, later bodies go to memory files again.
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(SharedBytes.keepLargeBodies(in: directory))
+        #expect(!SharedBytes.keepLargeBodies(in: directory + "/missing"), "a directory that cannot be opened is refused")
+        let bytes = SharedBytes(Self.body)
+        try #require(bytes.isInMemoryFile || SharedBytes.memoryFilesInUse >= SharedBytes.memoryFileLimit)
+        if bytes.isInMemoryFile {
+            let files = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+            }
+            #expect(files.contains { $0.hasPrefix(directory + "/#") && $0.hasSuffix("(deleted)") },
+                    "an unnamed file (O_TMPFILE) in the directory: \(files.filter { $0.contains("larder") })")
+        }
+        let prepared = PreparedResponse(headers: ["Content-Type": "application/octet-stream"], body: bytes)
+        try await withServer(routes: { $0.add(.get, "/whole", .immediate { _ in Response(prepared: prepared) }) }) { server in
+            let port = server.port
+            let answers = try await onThread {
+                let connection = try TestConnection(port: port)
+                return [try connection.request("GET", "/whole"), try connection.request("GET", "/whole")]
+            }
+            #expect(answers.allSatisfy { $0.status == 200 && $0.body == Self.body })
+        }
+    }
 }

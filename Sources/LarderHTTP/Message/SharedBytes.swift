@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// libmicrohttpd reads the memory directly; each response that points at it holds a retain that
 /// its free callback drops, so replacing the bytes can never free memory still being sent. Large
-/// bodies live in a memory file instead, sent with sendfile (docs/performance.md#what-an-answer-costs-the-server).
+/// bodies are also written to a file (an unnamed one in the cache's directory, else a memory file),
+/// sent with sendfile (docs/performance.md#what-an-answer-costs-the-server).
 public final class SharedBytes: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     public let count: Int
@@ -35,15 +36,8 @@ public final class SharedBytes: @unchecked Sendable {
 
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count
-        if count >= Self.memoryFileThreshold, let (descriptor, address) = Self.makeMemoryFile(count) {
-            base = address
-            memoryFile = descriptor
-            isMapped = true
-        } else {
-            base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: 1)
-            memoryFile = -1
-            isMapped = false
-        }
+        base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(count, 1), alignment: 1)
+        isMapped = false
         let destination = UnsafeMutableRawBufferPointer(start: base, count: count)
         // One copy of contiguous bytes (an element-by-element copy costs milliseconds per megabyte).
         let copied: Void? = bytes.withContiguousStorageIfAvailable {
@@ -52,7 +46,9 @@ public final class SharedBytes: @unchecked Sendable {
         if copied == nil {
             _ = destination.initializeMemory(as: UInt8.self, from: bytes)
         }
-        if memoryFile >= 0 { mprotect(base, count, PROT_READ) }
+        // Read from memory (slices, gzip) from the heap copy: a mapping of a disk file would fault
+        // (SIGBUS) on a read error once its pages were evicted.
+        memoryFile = count >= Self.memoryFileThreshold ? Self.makeMemoryFile(UnsafeRawBufferPointer(destination)) : -1
     }
 
     /// The first `count` bytes of an open file, mapped read-only: the pages are the page cache's,
@@ -67,21 +63,32 @@ public final class SharedBytes: @unchecked Sendable {
         memoryFile = -1
     }
 
-    /// A memory file of `count` bytes and its writable shared mapping; nil when none can be made.
-    private static func makeMemoryFile(_ count: Int) -> (Int32, UnsafeMutableRawPointer)? {
+    /// A file holding `bytes` (`larder_memory_file`: an unnamed file in the cache's directory, else a
+    /// memory file), written with `write`, which leaves them in large folios that `sendfile` reads in
+    /// batches; -1 when none can be made (the bytes are then sent from the heap).
+    private static func makeMemoryFile(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         guard memoryFiles.add(1, ordering: .relaxed).newValue <= memoryFileLimit else {
             memoryFiles.subtract(1, ordering: .relaxed)
-            return nil
+            return -1
         }
         let descriptor = larder_memory_file("larder-answer")
-        if descriptor >= 0, ftruncate(descriptor, off_t(count)) == 0,
-           let address = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
-           address != UnsafeMutableRawPointer(bitPattern: -1) {
-            return (descriptor, address)
+        var offset = 0
+        while descriptor >= 0, offset < bytes.count {
+            let wrote = pwrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else { break }  // a full disk: the heap
+            offset += wrote
         }
+        if descriptor >= 0, offset == bytes.count { return descriptor }
         if descriptor >= 0 { close(descriptor) }
         memoryFiles.subtract(1, ordering: .relaxed)
-        return nil
+        return -1
+    }
+
+    /// Keeps later large bodies in unnamed files in `directory` (the cache's, on disk) instead of
+    /// memory files; set once, at start. False when the directory cannot be opened (memory files then).
+    public static func keepLargeBodies(in directory: String) -> Bool {
+        larder_memory_file_directory(directory) == 0
     }
 
     public convenience init(_ string: String) {
