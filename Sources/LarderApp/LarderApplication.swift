@@ -106,6 +106,8 @@ public struct LarderApplication: Sendable {
             background: BackgroundJobs(work: background),
             onListening: onListening
         )
+        // Weak: the server holds the metrics as its observer.
+        metrics.countMemoAnswers { [weak server = self.server] in server?.memoAnswers ?? 0 }
     }
 
     /// Every route Larder answers (public so a whole pipeline can be answered in-process: the fuzz targets);

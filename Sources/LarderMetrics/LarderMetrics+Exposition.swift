@@ -12,9 +12,11 @@ extension LarderMetrics {
     public func exposition() -> [UInt8] {
         var text = registry.emitToBuffer()
         appendRequestDurations(to: &text)
-        // Written here rather than kept in the registry: its counters only count up, and the CPU time is a
-        // total the kernel keeps.
-        for (family, value) in ProcessMetrics.read()?.samples ?? [] {
+        // Written here rather than kept in the registry: its counters only count up, and the CPU time and
+        // the memo's answers are totals the kernel and the server keep.
+        var totals = ProcessMetrics.read()?.samples ?? []
+        if let read = memoAnswers.withLock({ $0 }) { totals.insert((.httpMemoAnswers, Double(read())), at: 0) }
+        for (family, value) in totals {
             text.append(contentsOf: "# HELP \(family.name) \(family.help)\n".utf8)
             text.append(contentsOf: "# TYPE \(family.name) \(family.kind.rawValue)\n".utf8)
             text.append(contentsOf: "\(family.name) \(value)\n".utf8)

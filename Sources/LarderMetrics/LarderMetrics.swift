@@ -43,6 +43,15 @@ public final class LarderMetrics: RequestObserver, CacheEvents {
 
     private let counters = Mutex<[CounterKey: CoreMetrics.Counter]>([:])
 
+    /// Reads the server's count of the answers its memo gave (`larder_http_memo_answers_total`), a total
+    /// the server keeps in C; nil until `countMemoAnswers` (the family is then left out).
+    let memoAnswers = Mutex<(@Sendable () -> Int)?>(nil)
+
+    /// Where `/metrics` reads `larder_http_memo_answers_total` from.
+    public func countMemoAnswers(_ read: @escaping @Sendable () -> Int) {
+        memoAnswers.withLock { $0 = read }
+    }
+
     /// `resources` are those configured (`document` with `documents`): their counters are exported at 0
     /// from the first scrape, as `increase()` cannot see a counter's first step from a series that did
     /// not exist. `version` and `libmicrohttpd` label `larder_build_info`.

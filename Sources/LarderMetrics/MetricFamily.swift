@@ -7,6 +7,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     case httpRequestDuration = "larder_http_request_duration_seconds"
     case requestsRefused = "larder_requests_refused_total"
     case responseAllocationFailures = "larder_http_response_allocation_failures_total"
+    case httpMemoAnswers = "larder_http_memo_answers_total"
 
     // The caches and their upstreams.
     case cacheHits = "larder_cache_hits_total"
@@ -52,7 +53,7 @@ public enum MetricFamily: String, CaseIterable, Sendable {
 
     public var kind: Kind {
         switch self {
-        case .httpRequests, .requestsRefused, .responseAllocationFailures, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamFetchesByUpstream,
+        case .httpRequests, .httpMemoAnswers, .requestsRefused, .responseAllocationFailures, .cacheHits, .cacheStaleHits, .cacheMisses, .upstreamFetches, .upstreamFetchesByUpstream,
              .upstreamRegressionsRefused, .publicationsMissed, .ratesCrossChecks, .ratesCrossCheckDisagreements, .processCPUSeconds:
             .counter
         case .httpRequestDuration, .refreshDuration:
@@ -68,6 +69,8 @@ public enum MetricFamily: String, CaseIterable, Sendable {
     public var help: String {
         switch self {
         case .httpRequests: "HTTP requests answered, by route pattern and status code."
+        case .httpMemoAnswers:
+            "Requests answered by the answer memo (a repeat of a route's prepared answer, without the route); counted in larder_http_requests_total too."
         case .httpRequestDuration: "Time from a request's arrival to its answer being queued, by route pattern."
         case .requestsRefused:
             "Requests refused 403 before any handler ran, by reason: host_not_allowed (a Host not in --allowed-hosts), cross_site_request (a POST from another site)."

@@ -167,6 +167,7 @@ struct AnswerMemoTests {
             #expect(sample(text, #"larder_http_requests_total{route="/rates",status="200"}"#) == count)
             #expect(sample(text, #"larder_http_request_duration_seconds_count{route="/rates"}"#) == count)
             #expect(sample(text, #"larder_cache_hits_total{resource="rates"}"#) == count)
+            #expect(sample(text, "larder_http_memo_answers_total") == Double(memoAnswers(larder)))
         }
     }
 
