@@ -192,6 +192,17 @@ static inline struct entry *held_entry(void *context) { return (struct entry *)(
 
 static inline unsigned held_flags(void *context) { return (unsigned)((uintptr_t)context & FLAGS); }
 
+/// Remembers the target of the request `connection` is making, for `larder_memo_publish`.
+static void keep_pending(struct table *table, struct MHD_Connection *connection, const char *target, size_t length,
+                         uint64_t hash) {
+    struct pending *pending = &table->pending;  // field by field: not the 512 bytes of the target buffer
+    pending->connection = connection;
+    pending->armed = 0;
+    pending->length = length;
+    pending->hash = hash;
+    memcpy(pending->target, target, length);
+}
+
 void *larder_memo_uri_log(void *cls, const char *uri, struct MHD_Connection *connection) {
     struct larder_memo_owner *owner = (struct larder_memo_owner *)cls;
     size_t length = strlen(uri);
@@ -205,12 +216,7 @@ void *larder_memo_uri_log(void *cls, const char *uri, struct MHD_Connection *con
             atomic_fetch_add_explicit(&owner->in_flight, 1, memory_order_relaxed);
             return (void *)((uintptr_t)entry | HELD);
         }
-        struct pending *pending = &table->pending;
-        pending->connection = connection;
-        pending->armed = 0;
-        pending->length = length;
-        pending->hash = hash;
-        memcpy(pending->target, uri, length);
+        keep_pending(table, connection, uri, length, hash);
     } else if (table != NULL) {
         table->pending.connection = NULL;
     }
@@ -305,14 +311,7 @@ static int current(const struct larder_memo_owner *owner, const struct entry *en
 static void hand_over(struct larder_memo_owner *owner, struct MHD_Connection *connection, void **con_cls) {
     struct entry *entry = held_entry(*con_cls);
     size_t length = entry->target_length;
-    struct table *table = local;
-    if (table != NULL) {
-        table->pending.connection = connection;
-        table->pending.armed = 0;
-        table->pending.length = length;
-        table->pending.hash = entry->hash;
-        memcpy(table->pending.target, entry->bytes, length);
-    }
+    if (local != NULL) keep_pending(local, connection, entry->bytes, length, entry->hash);
     drop(entry);
     atomic_fetch_sub_explicit(&owner->in_flight, 1, memory_order_release);
     *con_cls = owner->swift.begin(owner->swift.server, length);

@@ -100,12 +100,6 @@ final class AnswerMemoToken {
 
 // The memo's callbacks into Swift, on libmicrohttpd's threads.
 
-/// Starts the request context of a request the memo does not answer (libmicrohttpd's `con_cls`).
-func larderBeginRequest(_ server: UnsafeMutableRawPointer?, _ targetLength: Int) -> UnsafeMutableRawPointer? {
-    let context = Unmanaged<HTTPServer>.fromOpaque(server!).takeUnretainedValue().beginRequest(targetLength: targetLength)
-    return Unmanaged.passRetained(context).toOpaque()
-}
-
 /// Counts an answer the memo gave, as the route's own would have been counted.
 func larderMemoAnswered(_ token: UnsafeMutableRawPointer?, _ status: UInt32, _ nanoseconds: Int64) {
     guard let token else { return }

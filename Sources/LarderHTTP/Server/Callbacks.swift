@@ -6,7 +6,13 @@ import Glibc
 // does not answer itself. They are global functions (not closures in main.swift, which would inherit
 // @MainActor) and run on libmicrohttpd's worker threads. `cls` is the HTTPServer, kept alive by a
 // retain the server holds while the daemon runs. A request's context is made by `larderBeginRequest`
-// (AnswerMemo.swift) once its request line is read.
+// once its request line is read.
+
+/// Starts the request context of a request the memo does not answer (libmicrohttpd's `con_cls`).
+func larderBeginRequest(_ server: UnsafeMutableRawPointer?, _ targetLength: Int) -> UnsafeMutableRawPointer? {
+    let context = Unmanaged<HTTPServer>.fromOpaque(server!).takeUnretainedValue().beginRequest(targetLength: targetLength)
+    return Unmanaged.passRetained(context).toOpaque()
+}
 
 /// libmicrohttpd's access handler: called first with headers only, then per body chunk, then
 /// once more (and again after a resume) to answer.
