@@ -11,7 +11,7 @@ export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),
 # MHD_epoll()): for `make epoll-churn`, and for the bench's ceiling, whose `library` mode does wait there.
 LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
 export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
-MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch tools/deps/libmicrohttpd-epoll-timeout.patch
+MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch tools/deps/libmicrohttpd-sendfile-lock.patch tools/deps/libmicrohttpd-epoll-timeout.patch
 
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror

@@ -55,6 +55,31 @@ struct LargeAnswerTests {
         }
     }
 
+    /// Two server threads send one prepared file answer to many clients at once: with the library's
+    /// sendfile-lock patch no lock is held across `sendfile()`, and every copy must still arrive whole.
+    @Test func oneLargeAnswerSentByTwoThreadsToManyClientsArrivesWhole() async throws {
+        let prepared = PreparedResponse(headers: ["Content-Type": "application/octet-stream"], body: SharedBytes(Self.body))
+        try await withServer(configure: { $0.threads = 2 },
+                             routes: { $0.add(.get, "/whole", .immediate { _ in Response(prepared: prepared) }) }) { server in
+            let port = server.port
+            let whole = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await onThread {
+                            let connection = try TestConnection(port: port, timeout: .seconds(20))
+                            return try (0..<25).count(where: { _ in
+                                let answer = try connection.request("GET", "/whole")
+                                return answer.status == 200 && answer.body == Self.body
+                            })
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(whole == 8 * 25)
+        }
+    }
+
     /// `larder serve` keeps large bodies in unnamed files in its cache directory (sendfile reads the page
     /// cache's large folios in batches, a memory file's pages one by one): the same bytes go out.
     @Test func largeBodiesGoFromAnUnnamedFileInTheDirectorySet() async throws {

@@ -33,13 +33,17 @@ CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --w
 # libmicrohttpd-sendfile-chunk.patch: one sendfile() call sends up to 2 MiB, not 128 KiB per turn of the
 # event loop (docs/libmicrohttpd-sendfile-patch.md): the listing and documents under 128 KiB go by
 # sendfile. libmicrohttpd-pool-reset.patch: between two requests of a connection, only the bytes the
-# request used are zeroed, not the whole 32 KiB pool (docs/libmicrohttpd-pool-patch.md). Not applied by default: libmicrohttpd-epoll-timeout.patch, which only matters where
+# request used are zeroed, not the whole 32 KiB pool (docs/libmicrohttpd-pool-patch.md).
+# libmicrohttpd-sendfile-lock.patch: a sendfile() write does not hold the response's mutex, so threads
+# sending one file response do not wait for each other (docs/libmicrohttpd-sendfile-lock-patch.md).
+# Not applied by default: libmicrohttpd-epoll-timeout.patch, which only matters where
 # libmicrohttpd's own threads wait in MHD_epoll(); Larder runs its own loop with a zero timeout, so only
 # `make epoll-churn` and the bench's ceiling build a second copy with it (docs/libmicrohttpd-epoll-patch.md).
 if [ $# -gt 1 ]; then
     PATCHES=("${@:2}")
 else
-    PATCHES=(tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch)
+    PATCHES=(tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch
+        tools/deps/libmicrohttpd-sendfile-lock.patch)
 fi
 
 cd "$(dirname "$0")/../.."
