@@ -1,6 +1,6 @@
 import Crypto
-import Glibc
 import LarderFormats
+import LarderHTTP
 import Synchronization
 
 /// Writes a download to its temporary file while hashing it, so the bytes are read once and never held in memory.
@@ -18,16 +18,8 @@ final class HashingFileSink: Sendable {
     }
 
     func write(_ chunk: [UInt8]) throws {
-        try chunk.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw MirrorError("cannot write a download: \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
+        if let code = chunk.withUnsafeBytes({ WriteAll.write($0, to: descriptor) }) {
+            throw MirrorError("cannot write a download: \(WriteAll.reason(code))")
         }
         state.withLock { state in
             state.hasher.update(data: chunk)

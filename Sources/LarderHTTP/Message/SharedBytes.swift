@@ -72,15 +72,8 @@ public final class SharedBytes: @unchecked Sendable {
             return -1
         }
         let descriptor = larder_memory_file("larder-answer")
-        var offset = 0
-        while descriptor >= 0, offset < bytes.count {
-            let wrote = pwrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(offset))
-            if wrote < 0, errno == EINTR { continue }
-            guard wrote > 0 else { break }  // a full disk: the heap
-            offset += wrote
-        }
-        if descriptor >= 0, offset == bytes.count { return descriptor }
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0, WriteAll.write(bytes, to: descriptor, at: 0) == nil { return descriptor }
+        if descriptor >= 0 { close(descriptor) }  // a full disk: the heap
         memoryFiles.subtract(1, ordering: .relaxed)
         return -1
     }

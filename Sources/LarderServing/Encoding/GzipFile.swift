@@ -1,5 +1,6 @@
 import CompressNIO
 import Glibc
+import LarderHTTP
 import NIOCore
 
 /// Compresses a file into another, a chunk at a time, so a large prepared body (the documents
@@ -25,7 +26,9 @@ public enum GzipFile {
         var written = 0
         var out = ByteBufferAllocator().buffer(capacity: chunk / 4)
         func drain() throws(Failure) {
-            try out.withUnsafeReadableBytes { raw throws(Failure) in try writeAll(raw, to: output) }
+            if let code = out.withUnsafeReadableBytes({ WriteAll.write($0, to: output) }) {
+                throw Failure(description: "cannot write: \(WriteAll.reason(code))")
+            }
             written += out.readableBytes
             out.clear()
         }
@@ -51,15 +54,5 @@ public enum GzipFile {
         }
         try drain()
         return written
-    }
-
-    private static func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) throws(Failure) {
-        var offset = 0
-        while offset < raw.count {
-            let count = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw Failure(description: "cannot write: \(String(cString: strerror(errno)))") }
-            offset += count
-        }
     }
 }
