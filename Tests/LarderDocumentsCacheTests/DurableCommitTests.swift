@@ -88,18 +88,28 @@ struct DurableCommitTests {
     @Test func aBatchSyncsOnlyItsOwnFiles() throws {
         try withTemporaryDirectory { folder in
             // A file of someone else's in the same directory stays dirty; the batch's are written back.
-            let own = ["a~1", "b~2", "c~3"]
-            for name in own + ["other"] {
-                try writeUnsynced(folder + "/" + name, count: 64 * 1024)
+            // Another suite's batch may `syncfs` the same file system meanwhile and clean it too: that
+            // cleans "older" (dirtied first; writeback goes oldest first) as well, and the attempt is
+            // made again with new files. A batch that wrote back others' files would do so every time.
+            for attempt in 1...3 {
+                let own = ["a~\(attempt)", "b~\(attempt)", "c~\(attempt)"]
+                let older = "older~\(attempt)", other = "other~\(attempt)"
+                for name in [older] + own + [other] {
+                    try writeUnsynced(folder + "/" + name, count: 64 * 1024)
+                }
+                guard PageCacheState.of(folder + "/" + older)?.isClean == false,
+                      PageCacheState.of(folder + "/" + other)?.isClean == false else {
+                    return  // no cachestat, or the kernel wrote them back already: nothing to tell apart
+                }
+                try FileSystemSync.syncEach(own, in: folder)
+                for name in own {
+                    #expect(PageCacheState.of(folder + "/" + name)?.isClean == true, "\(name) written back")
+                }
+                let otherState = PageCacheState.of(folder + "/" + other)
+                if otherState?.isClean == false { return }
+                if PageCacheState.of(folder + "/" + older)?.dirty != 0 { break }  // only the other file: the batch's doing
             }
-            guard PageCacheState.of(folder + "/other")?.isClean == false else {
-                return  // no cachestat, or the kernel wrote it back already: nothing to tell apart
-            }
-            try FileSystemSync.syncEach(own, in: folder)
-            for name in own {
-                #expect(PageCacheState.of(folder + "/" + name)?.isClean == true, "\(name) written back")
-            }
-            #expect(PageCacheState.of(folder + "/other")?.isClean == false, "the other file left to the kernel")
+            Issue.record("the other file was written back along with the batch")
         }
     }
 
