@@ -91,8 +91,9 @@ struct FrankfurterMirrorTests {
         // The first query is refused with a wait longer than the mirror waits: the start-up sync stops there.
         let refusal = #"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"3600"},"times":1}"#
         try await withMirror(faults: [refusal]) { larder, upstream in
+            // The rates' last error, not any "429" in /status (a duration or a byte count can hold one).
             let failed = try await eventually(timeout: .seconds(120), every: .milliseconds(100)) {
-                try await larder.get("/status").text.contains("429")
+                try await Self.lastRatesError(larder)?.contains("429") == true
             }
             #expect(failed)
             // The stopped sync's figures stay in /status: what it planned, what it did, no estimate.
@@ -122,6 +123,12 @@ struct FrankfurterMirrorTests {
     /// `/status`'s `resources.rates.mirror`.
     static func mirrorStatus(_ status: [String: Any]?) throws -> [String: Any]? {
         ((status?["resources"] as? [String: Any])?["rates"] as? [String: Any])?["mirror"] as? [String: Any]
+    }
+
+    /// The message of the rates resource's `last_error` in `/status`; nil when there is none.
+    static func lastRatesError(_ larder: TestLarder) async throws -> String? {
+        let rates = (try await larder.get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
+        return (rates?["last_error"] as? [String: Any])?["message"] as? String
     }
 
     @Test func aProviderListedAsEndingAfterTomorrowIsFollowedUpToTomorrow() async throws {

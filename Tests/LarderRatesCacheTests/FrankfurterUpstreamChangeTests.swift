@@ -47,7 +47,7 @@ struct FrankfurterUpstreamChangeTests {
             try await upstream.clearFaults()
             try await upstream.fault(#"{"path":"/v2/rates","status":429,"headers":{"Retry-After":"3600"}}"#)
             #expect(try await eventually(timeout: .seconds(60), every: .milliseconds(20)) {
-                try await larder.get("/status").text.contains("429")
+                try await FrankfurterMirrorTests.lastRatesError(larder)?.contains("429") == true
             })
             let during = try await larder.get("/rates")
             #expect(during.json?["date"] as? String == "2026-11-22", "the previous copy served")
