@@ -122,13 +122,17 @@ struct FrankfurterMirrorTests {
 
     /// `/status`'s `resources.rates.mirror`.
     static func mirrorStatus(_ status: [String: Any]?) throws -> [String: Any]? {
-        ((status?["resources"] as? [String: Any])?["rates"] as? [String: Any])?["mirror"] as? [String: Any]
+        ratesStatus(status)?["mirror"] as? [String: Any]
     }
 
     /// The message of the rates resource's `last_error` in `/status`; nil when there is none.
     static func lastRatesError(_ larder: TestLarder) async throws -> String? {
-        let rates = (try await larder.get("/status").json?["resources"] as? [String: Any])?["rates"] as? [String: Any]
-        return (rates?["last_error"] as? [String: Any])?["message"] as? String
+        (ratesStatus(try await larder.get("/status").json)?["last_error"] as? [String: Any])?["message"] as? String
+    }
+
+    /// The rates resource's entry of a `/status` document.
+    private static func ratesStatus(_ status: [String: Any]?) -> [String: Any]? {
+        (status?["resources"] as? [String: Any])?["rates"] as? [String: Any]
     }
 
     @Test func aProviderListedAsEndingAfterTomorrowIsFollowedUpToTomorrow() async throws {
