@@ -7,25 +7,16 @@ UPSTREAM_PORT ?= 8081
 # (tools/deps/libmicrohttpd.sh). Every recipe, and what it runs, finds that build first through pkg-config.
 LIBMICROHTTPD := $(CURDIR)/.build/libmicrohttpd
 export PKG_CONFIG_PATH := $(LIBMICROHTTPD)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
-# The same pinned source with the epoll patch too, which Larder does not need (its loop never waits in
-# MHD_epoll()): for `make epoll-churn`, and for the bench's ceiling, whose `library` mode does wait there.
-LIBMICROHTTPD_EPOLL := $(CURDIR)/.build/libmicrohttpd-epoll
-export LARDER_CEILING_PKG_CONFIG_PATH := $(LIBMICROHTTPD_EPOLL)/lib/pkgconfig
-MHD_PATCHES_EPOLL := tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch tools/deps/libmicrohttpd-sendfile-lock.patch tools/deps/libmicrohttpd-epoll-timeout.patch
 
 # CLarderHTTP's warning flags, as Package.swift's cSettings give them: its C test is built with them too.
 CLARDER_CFLAGS := -Wall -Wextra -Werror
 
-.PHONY: run check test test-c build deps deps-epoll docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-cost bench-tier bench-propagation bench-instructions epoll-churn fuzz
+.PHONY: run check test test-c build deps docs clean lint-docker container-check soak bench bench-idle bench-page bench-gzip bench-mirror bench-failover bench-frankfurter bench-cost bench-tier bench-propagation bench-instructions epoll-churn fuzz
 
 ## deps: the pinned libmicrohttpd (1.0.10-1, its source's sums checked) and pkg-config (Debian packages installed as root, or the command to run); prints the one line a plain `swift build` or `swift test` needs
 deps:
 	@bash tools/deps/libmicrohttpd.sh "$(LIBMICROHTTPD)"
 	@echo "deps: for swift build / swift test outside make, first: export PKG_CONFIG_PATH=$(LIBMICROHTTPD)/lib/pkgconfig"
-
-## deps-epoll: the same libmicrohttpd with the epoll patch as well, for epoll-churn and the bench's ceiling
-deps-epoll:
-	@bash tools/deps/libmicrohttpd.sh "$(LIBMICROHTTPD_EPOLL)" $(MHD_PATCHES_EPOLL)
 
 ## build: release build of larder and sample-upstream, the Swift runtime linked statically as in the container
 build: deps
@@ -44,7 +35,7 @@ check: deps
 test: deps
 	@python3 tools/check/stages.py test
 
-## test-c: the C tests: CLarderHTTP's shared-limits table (Tests/CLarderHTTP/shared_limits_test.c: insert, delete with backward shift, wrap-around, a full table), built with the target's warning flags and the address and undefined-behaviour sanitizers; and the libmicrohttpd Larder links, whose pool reset clears what a request used and nothing else (Tests/CLarderHTTP/pool_reset_test.c)
+## test-c: the C tests: CLarderHTTP's shared-limits table (Tests/CLarderHTTP/shared_limits_test.c: insert, delete with backward shift, wrap-around, a full table), built with the target's warning flags and the address and undefined-behaviour sanitizers; and the libmicrohttpd Larder links, whose pool reset clears what a request used and nothing else (Tests/CLarderHTTP/pool_reset_test.c), and whose MHD_epoll() answers a burst of exactly 128 connections at once (epoll-churn)
 test-c: deps
 	@mkdir -p .build
 	$(CC) $(CLARDER_CFLAGS) -g -fsanitize=address,undefined -o .build/shared-limits-test \
@@ -53,6 +44,7 @@ test-c: deps
 	$(CC) $(CLARDER_CFLAGS) -g -fsanitize=undefined -o .build/pool-reset-test \
 		Tests/CLarderHTTP/pool_reset_test.c $(LIBMICROHTTPD)/lib/libmicrohttpd.a -pthread
 	timeout 60 .build/pool-reset-test
+	@$(MAKE) --no-print-directory epoll-churn
 
 ## docs: write the settings tables of README.md and docs/configuration.md from the code's one table of settings (Sources/LarderConfig/Setting+Documentation.swift), and the dialects' OpenAPI documents from openapi.yaml (tools/generate/dialect-openapi.py); `make test` fails while a committed table or document differs
 docs: deps
@@ -79,7 +71,7 @@ soak: build
 	python3 Tests/soak/soak.py
 
 ## bench: release Larder against nginx static, nginx proxy_cache, Varnish and bare libmicrohttpd, with wrk, with a browser tab on the status page, the documents mirror at 1,000 to 100,000 documents against wget and aria2c, a local Frankfurter at full size, the origin's requests with tiers (bench/tier.py), what an answer costs the server (CPU time per request, bench/cost.py), then instructions per request under callgrind (well over an hour; not in CI)
-bench: build deps-epoll
+bench: build
 	@missing=""; \
 	for tool in wrk:wrk nginx:nginx varnishd:varnish cc:gcc chromium:chromium chromedriver:chromium-driver wget:wget aria2c:aria2 valgrind:valgrind; do \
 		command -v $${tool%%:*} >/dev/null || missing="$$missing $${tool##*:}"; \
@@ -107,25 +99,25 @@ bench-instructions: build
 	python3 bench/instructions.py
 
 ## bench-idle: only the idle-connection and churn scenarios of make bench, Larder on --threads N against nginx static on N workers, N = 1 and 2 (BENCH_WORKERS; about 15 minutes)
-bench-idle: build deps-epoll
+bench-idle: build
 	python3 bench/bench.py --only idle,churn
 
 ## bench-page: only the status page's scenario of make bench: GET /rates with and without a headless chromium tab on the page (a few minutes)
-bench-page: build deps-epoll
+bench-page: build
 	@{ command -v chromedriver && command -v wrk; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq chromium chromium-driver wrk >/dev/null; } || { echo "bench-page needs: apt-get install -y chromium chromium-driver wrk"; exit 1; }
 	python3 bench/bench.py --only page
 
 ## bench-gzip: only the gzipped-listing scenario of make bench, 10,000 documents, Larder against nginx gzip_static and gzip on (a few minutes)
-bench-gzip: build deps-epoll
+bench-gzip: build
 	python3 bench/bench.py --only gzip
 
 ## bench-mirror: only the documents mirror's scenario of make bench: first sync (Larder, wget -i, aria2c -j16 from one nginx), start to ready, resident memory and the listing's size at BENCH_MIRROR_COUNTS documents (default 1000,10000,30000,100000; about 10 minutes)
-bench-mirror: build deps-epoll
+bench-mirror: build
 	@{ command -v wrk && command -v nginx && command -v wget && command -v aria2c; } >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk nginx wget aria2 >/dev/null; } || { echo "bench-mirror needs: apt-get install -y wrk nginx wget aria2"; exit 1; }
 	python3 bench/bench.py --only mirror
 
 ## bench-failover: only the several-upstreams scenario of make bench: refreshes with a dead primary (refused, and a black hole) against the secondary alone, over two breaker windows, and the ECB data API's updatedAfter bytes against a full history (about 3 minutes)
-bench-failover: build deps-epoll
+bench-failover: build
 	python3 bench/bench.py --only failover
 
 ## bench-tier: the origin's requests per hour with 1, 10 and 100 Larders (BENCH_TIER_COUNTS), as replicas of 2 primaries and as one Larder per node polling the origin itself (bench/tier.py; about 10 minutes)
@@ -144,10 +136,10 @@ bench-cost: build
 
 ## epoll-churn: build and run libmicrohttpd's epoll stall reproducer (bench/epoll-churn.c) in each mode; fails unless every burst, `epoll burst 128` included, is answered within EPOLL_CHURN_LIMIT seconds (default 5; the unpatched 1.0.10 stalls 30 s) — the check of tools/deps/libmicrohttpd-epoll-timeout.patch (a few seconds)
 EPOLL_CHURN_LIMIT ?= 5
-epoll-churn: deps-epoll
+epoll-churn: deps
 	@mkdir -p .build
-	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(PKG_CONFIG_PATH=$(LARDER_CEILING_PKG_CONFIG_PATH) pkg-config --cflags --libs --static libmicrohttpd)
-	@echo "libmicrohttpd from $(LIBMICROHTTPD_EPOLL): $$(sed -n 2p $(LIBMICROHTTPD_EPOLL)/larder.stamp)"
+	cc -O2 -pthread -o .build/epoll-churn bench/epoll-churn.c $$(pkg-config --cflags --libs --static libmicrohttpd)
+	@echo "libmicrohttpd from $(LIBMICROHTTPD): $$(sed -n 2p $(LIBMICROHTTPD)/larder.stamp)"
 	@failed=0; for mode in poll epoll ext; do for n in 127 128 129; do \
 		echo -n "$$mode "; .build/epoll-churn $$mode burst $$n $(EPOLL_CHURN_LIMIT) || failed=1; \
 	done; done; \

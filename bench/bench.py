@@ -275,14 +275,9 @@ def build_ceiling():
     ceiling = os.path.join(WORK, "ceiling")
     if os.path.exists(ceiling):
         return ceiling
-    # The libmicrohttpd Larder links, plus the epoll patch (make's LARDER_CEILING_PKG_CONFIG_PATH): the
-    # ceiling's `library` mode lets libmicrohttpd's own threads wait in MHD_epoll(), which Larder never
-    # does, and unpatched 1.0.10 stalls there under bursts (docs/libmicrohttpd-epoll-patch.md).
-    ceiling_env = dict(os.environ)
-    if os.environ.get("LARDER_CEILING_PKG_CONFIG_PATH"):
-        ceiling_env["PKG_CONFIG_PATH"] = os.environ["LARDER_CEILING_PKG_CONFIG_PATH"]
+    # The libmicrohttpd Larder links (make's PKG_CONFIG_PATH), whose patches the ceiling's modes share.
     mhd = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True,
-                         text=True, env=ceiling_env).stdout.split()
+                         text=True).stdout.split()
     subprocess.run(["cc", "-O2", "-o", ceiling, *instructions.CEILING_SOURCES, *mhd], check=True)
     return ceiling
 

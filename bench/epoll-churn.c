@@ -13,7 +13,8 @@
 //   MODE: poll   (MHD_USE_POLL_INTERNAL_THREAD, what Larder used)
 //         epoll  (MHD_USE_EPOLL_INTERNAL_THREAD)
 //         ext    (MHD_USE_EPOLL driven from our own thread: poll(2) on MHD's epoll fd, then
-//                 MHD_run_wait(daemon, 0), which is how Larder now runs it)
+//                 MHD_run_wait(daemon, 0), Larder's loop until 2026-11-29; since then it waits
+//                 in MHD_epoll() as `epoll` does, on the patched library)
 //
 // The cause, in daemon.c MHD_epoll(): the wait timeout is computed once, before the loop
 // `while (MAX_EVENTS == num_events) epoll_wait(..., MAX_EVENTS, timeout_ms)`. When one call

@@ -66,8 +66,10 @@ struct ConcurrencyTests {
         }
     }
 
-    /// libmicrohttpd's own epoll thread left a batch of exactly 128 ready connections unserved until
-    /// the connection timeout (bench/epoll-churn.c); Larder's loop must answer them at once.
+    /// Unpatched, libmicrohttpd's MHD_epoll() left a batch of exactly 128 ready connections unserved
+    /// until its timeout (bench/epoll-churn.c); Larder's loop, which waits there, must answer them at
+    /// once. Without the patch the loop's one-second turn would bound that stall, so `make epoll-churn`
+    /// (in `make test-c`) is the check of the patch itself.
     @Test func burstOfExactly128RequestsIsAnsweredPromptly() async throws {
         raiseOpenFileLimit()
         let routes: (inout Router) -> Void = { router in

@@ -76,7 +76,7 @@ STAGES = [
     ("module graph", command(sys.executable, "tools/check/check-module-graph.py"), True, True),
     ("build", build, True, True),
     ("pins", command(sys.executable, "tools/deps/check-pins.py"), True, True),
-    ("C tests (shared limits, pool reset)", command("make", "--no-print-directory", "test-c"), True, False),
+    ("C tests (shared limits, pool reset, epoll burst)", command("make", "--no-print-directory", "test-c"), True, False),
     ("swift tests", swift_tests, True, False),
     ("settings tables", with_bin(sys.executable, "tools/check/settings-tables.py", "--check"), True, False),
     ("links", command(sys.executable, "tools/check/check-links.py"), True, False),

@@ -36,14 +36,14 @@ CONFIGURE=(--disable-https --without-gnutls --disable-shared --enable-static --w
 # request used are zeroed, not the whole 32 KiB pool (docs/libmicrohttpd-pool-patch.md).
 # libmicrohttpd-sendfile-lock.patch: a sendfile() write does not hold the response's mutex, so threads
 # sending one file response do not wait for each other (docs/libmicrohttpd-sendfile-lock-patch.md).
-# Not applied by default: libmicrohttpd-epoll-timeout.patch, which only matters where
-# libmicrohttpd's own threads wait in MHD_epoll(); Larder runs its own loop with a zero timeout, so only
-# `make epoll-churn` and the bench's ceiling build a second copy with it (docs/libmicrohttpd-epoll-patch.md).
+# libmicrohttpd-epoll-timeout.patch: MHD_epoll() does not sleep again after a batch of exactly 128
+# events, which it would leave unserved until its timeout; Larder's loops wait in MHD_epoll()
+# (docs/libmicrohttpd-epoll-patch.md, checked by `make epoll-churn`).
 if [ $# -gt 1 ]; then
     PATCHES=("${@:2}")
 else
     PATCHES=(tools/deps/libmicrohttpd-sendfile-chunk.patch tools/deps/libmicrohttpd-pool-reset.patch
-        tools/deps/libmicrohttpd-sendfile-lock.patch)
+        tools/deps/libmicrohttpd-sendfile-lock.patch tools/deps/libmicrohttpd-epoll-timeout.patch)
 fi
 
 cd "$(dirname "$0")/../.."

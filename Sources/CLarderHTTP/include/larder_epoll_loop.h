@@ -8,7 +8,9 @@
 /// One daemon's loop; the caller owns its memory, from start to stop.
 struct larder_epoll_loop {
     struct MHD_Daemon *daemon;
-    int wake_fd;  // an eventfd written by larder_epoll_loop_stop
+    int epoll_fd;     // the daemon's, which wake_fd joins
+    int wake_fd;      // an eventfd written by larder_epoll_loop_stop
+    int stopping;     // set once by larder_epoll_loop_stop; read with __atomic builtins
     pthread_t thread;
 };
 
