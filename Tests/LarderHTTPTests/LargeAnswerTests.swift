@@ -92,11 +92,18 @@ struct LargeAnswerTests {
         let bytes = SharedBytes(Self.body)
         try #require(bytes.isInMemoryFile || SharedBytes.memoryFilesInUse >= SharedBytes.memoryFileLimit)
         if bytes.isInMemoryFile {
-            let files = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
-                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+            let files = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)).map { (fd, $0) }
             }
-            #expect(files.contains { $0.hasPrefix(directory + "/#") && $0.hasSuffix("(deleted)") },
-                    "an unnamed file (O_TMPFILE) in the directory: \(files.filter { $0.contains("larder") })")
+            let unnamed = files.filter { $0.1.hasPrefix(directory + "/#") && $0.1.hasSuffix("(deleted)") }
+            #expect(!unnamed.isEmpty, "an unnamed file (O_TMPFILE) in the directory: \(files.filter { $0.1.contains("larder") })")
+            // Opened without access times, which every sendfile() would otherwise check (O_NOATIME, octal 1000000).
+            for (fd, _) in unnamed {
+                let info = try String(contentsOfFile: "/proc/self/fdinfo/" + fd, encoding: .utf8)
+                let flags = info.split(separator: "\n").first { $0.hasPrefix("flags:") }
+                    .flatMap { Int($0.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8) } ?? 0
+                #expect(flags & 0o1000000 != 0, "O_NOATIME in the unnamed file's flags (\(String(flags, radix: 8)))")
+            }
         }
         let prepared = PreparedResponse(headers: ["Content-Type": "application/octet-stream"], body: bytes)
         try await withServer(routes: { $0.add(.get, "/whole", .immediate { _ in Response(prepared: prepared) }) }) { server in
