@@ -115,9 +115,9 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("larder serve: \(error)\n".utf8))
             throw ExitCode(73)  // EX_CANTCREAT: the cache cannot be opened
         }
-        // Large prepared bodies go by sendfile from the page cache, cheaper than from memory files (SharedBytes).
+        // Large prepared bodies go by sendfile from the page cache, cheaper than from memfds (SharedBytes).
         if !SharedBytes.keepLargeBodies(in: configuration.cacheDirectory) {
-            logger.warning("cannot open \(configuration.cacheDirectory) for large answers' files: memory files instead")
+            logger.warning("cannot open \(configuration.cacheDirectory) for large answers' files: memfds instead")
         }
         do {
             try await application.run()

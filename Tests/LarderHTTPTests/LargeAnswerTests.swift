@@ -3,9 +3,9 @@ import LarderHTTP
 import LarderTesting
 import Testing
 
-/// Large answers go by sendfile, prepared ones from a memory file, corked from 64 KiB to 512 KiB: what
+/// Large answers go by sendfile, prepared ones from an answer file, corked from 64 KiB to 512 KiB: what
 /// arrives must be the same bytes, and the answers after them on the same connection must come whole too.
-@Suite("HTTP server: large answers, corked and sent from a memory file or a file")
+@Suite("HTTP server: large answers, corked and sent from an answer file or a document's file")
 struct LargeAnswerTests {
     static let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
 
@@ -14,10 +14,10 @@ struct LargeAnswerTests {
         try Data(Self.body).write(to: URL(fileURLWithPath: path))
         defer { unlink(path) }
         let bytes = SharedBytes(Self.body)
-        // Other suites' Larders in this process may hold every memory file allowed: then the heap.
-        #expect(bytes.isInMemoryFile || SharedBytes.memoryFilesInUse >= SharedBytes.memoryFileLimit,
-                "a body of \(Self.body.count) bytes goes in a memory file while there is room")
-        #expect(!SharedBytes(Array(Self.body.prefix(SharedBytes.memoryFileThreshold - 1))).isInMemoryFile)
+        // Other suites' Larders in this process may hold every answer file allowed: then the heap.
+        #expect(bytes.isInAnswerFile || SharedBytes.answerFilesInUse >= SharedBytes.answerFileLimit,
+                "a body of \(Self.body.count) bytes goes in an answer file while there is room")
+        #expect(!SharedBytes(Array(Self.body.prefix(SharedBytes.answerFileThreshold - 1))).isInAnswerFile)
         #expect(bytes.array == Self.body, "the mapping reads back what was written")
         let prepared = PreparedResponse(headers: ["Content-Type": "application/octet-stream"], body: bytes)
         let routes: (inout Router) -> Void = { router in
@@ -85,13 +85,13 @@ struct LargeAnswerTests {
     @Test func largeBodiesGoFromAnUnnamedFileInTheDirectorySet() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("larder-bodies-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        // Set for the whole process: once it is removed, later bodies go to memory files again.
+        // Set for the whole process: once it is removed, later bodies go to memfds again.
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(SharedBytes.keepLargeBodies(in: directory))
         #expect(!SharedBytes.keepLargeBodies(in: directory + "/missing"), "a directory that cannot be opened is refused")
         let bytes = SharedBytes(Self.body)
-        try #require(bytes.isInMemoryFile || SharedBytes.memoryFilesInUse >= SharedBytes.memoryFileLimit)
-        if bytes.isInMemoryFile {
+        try #require(bytes.isInAnswerFile || SharedBytes.answerFilesInUse >= SharedBytes.answerFileLimit)
+        if bytes.isInAnswerFile {
             let files = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)).map { (fd, $0) }
             }

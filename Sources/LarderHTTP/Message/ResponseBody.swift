@@ -14,17 +14,17 @@ public enum ResponseBody: Sendable {
 
     /// Bodies sent by `sendfile` with a length in this range go corked. Measured by the server's CPU
     /// (docs/performance.md), the cork halves the cost of a 346 KB answer by `sendfile` (a one-year CSV
-    /// from a memory file, or a document), does nothing for one `sendmsg` from the heap, and doubles
+    /// from an answer file, or a document), does nothing for one `sendmsg` from the heap, and doubles
     /// a 1 MiB document's, which takes several `sendfile` calls.
     static let corkedLengths: ClosedRange<UInt64> = 64 * 1024...512 * 1024
 
     /// True when the server sends it corked (`HTTPServer.queue`): it goes by `sendfile` (a file, or
-    /// shared bytes in a memory file) and its length is in `corkedLengths`.
+    /// shared bytes in an answer file) and its length is in `corkedLengths`.
     var isCorked: Bool {
         let length: UInt64? = switch self {
         case .file(let region): region.length
-        case .bytes(let bytes): bytes.sendsFromMemoryFile(length: bytes.count) ? UInt64(bytes.count) : nil
-        case .slice(let bytes, _, let length): bytes.sendsFromMemoryFile(length: length) ? UInt64(length) : nil
+        case .bytes(let bytes): bytes.sendsFromAnswerFile(length: bytes.count) ? UInt64(bytes.count) : nil
+        case .slice(let bytes, _, let length): bytes.sendsFromAnswerFile(length: length) ? UInt64(length) : nil
         case .empty, .stream: nil
         }
         return length.map(Self.corkedLengths.contains) ?? false

@@ -7,32 +7,32 @@ import Synchronization
 ///
 /// libmicrohttpd reads the memory directly; each response that points at it holds a retain that
 /// its free callback drops, so replacing the bytes can never free memory still being sent. Large
-/// bodies are also written to a file (an unnamed one in the cache's directory, else a memory file),
-/// sent with sendfile (docs/performance.md#what-an-answer-costs-the-server).
+/// bodies are also written to an answer file (an unnamed file in the cache's directory, else a
+/// memfd), sent with sendfile (docs/performance.md#what-an-answer-costs-the-server).
 public final class SharedBytes: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     public let count: Int
     private let isMapped: Bool
-    /// The memory file holding the bytes, -1 when they are on the heap or mapped from a file.
-    let memoryFile: Int32
-    /// True when the bytes are in a memory file, sent with sendfile.
-    public var isInMemoryFile: Bool { memoryFile >= 0 }
+    /// The answer file holding the bytes, -1 when they are on the heap or mapped from a file.
+    let answerFile: Int32
+    /// True when the bytes are in an answer file, sent with sendfile.
+    public var isInAnswerFile: Bool { answerFile >= 0 }
 
-    /// True when `length` of these bytes go by sendfile from the memory file (`MHDResponses.makeShared`);
+    /// True when `length` of these bytes go by sendfile from the answer file (`MHDResponses.makeShared`);
     /// a shorter slice goes from memory, with its header in one `sendmsg`.
-    func sendsFromMemoryFile(length: Int) -> Bool {
-        memoryFile >= 0 && length >= Self.memoryFileThreshold
+    func sendsFromAnswerFile(length: Int) -> Bool {
+        answerFile >= 0 && length >= Self.answerFileThreshold
     }
 
-    /// Bodies from this size up go in a memory file; smaller ones stay on the heap, sent with their
+    /// Bodies from this size up go in an answer file; smaller ones stay on the heap, sent with their
     /// header in one `sendmsg` (a descriptor would add a `dup` and a `close` to each answer).
-    public static let memoryFileThreshold = 64 * 1024
-    /// At most this many memory files at once (each prepared response of one holds a `dup` too), so
+    public static let answerFileThreshold = 64 * 1024
+    /// At most this many answer files at once (each prepared response of one holds a `dup` too), so
     /// descriptors stay for connections; past it, the heap.
-    public static let memoryFileLimit = 64
-    private static let memoryFiles = Atomic<Int>(0)
-    /// How many memory files are held now (all of them when a large body went to the heap).
-    public static var memoryFilesInUse: Int { memoryFiles.load(ordering: .relaxed) }
+    public static let answerFileLimit = 64
+    private static let answerFiles = Atomic<Int>(0)
+    /// How many answer files are held now (all of them when a large body went to the heap).
+    public static var answerFilesInUse: Int { answerFiles.load(ordering: .relaxed) }
 
     public init(_ bytes: some Collection<UInt8>) {
         count = bytes.count
@@ -48,7 +48,7 @@ public final class SharedBytes: @unchecked Sendable {
         }
         // Read from memory (slices, gzip) from the heap copy: a mapping of a disk file would fault
         // (SIGBUS) on a read error once its pages were evicted.
-        memoryFile = count >= Self.memoryFileThreshold ? Self.makeMemoryFile(UnsafeRawBufferPointer(destination)) : -1
+        answerFile = count >= Self.answerFileThreshold ? Self.makeAnswerFile(UnsafeRawBufferPointer(destination)) : -1
     }
 
     /// The first `count` bytes of an open file, mapped read-only: the pages are the page cache's,
@@ -60,28 +60,28 @@ public final class SharedBytes: @unchecked Sendable {
         base = address
         self.count = count
         isMapped = true
-        memoryFile = -1
+        answerFile = -1
     }
 
-    /// A file holding `bytes` (`larder_memory_file`: an unnamed file in the cache's directory, else a
+    /// A file holding `bytes` (`larder_answer_file`: an unnamed file in the cache's directory, else a
     /// memory file), written with `write`, which leaves them in large folios that `sendfile` reads in
     /// batches; -1 when none can be made (the bytes are then sent from the heap).
-    private static func makeMemoryFile(_ bytes: UnsafeRawBufferPointer) -> Int32 {
-        guard memoryFiles.add(1, ordering: .relaxed).newValue <= memoryFileLimit else {
-            memoryFiles.subtract(1, ordering: .relaxed)
+    private static func makeAnswerFile(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard answerFiles.add(1, ordering: .relaxed).newValue <= answerFileLimit else {
+            answerFiles.subtract(1, ordering: .relaxed)
             return -1
         }
-        let descriptor = larder_memory_file("larder-answer")
+        let descriptor = larder_answer_file("larder-answer")
         if descriptor >= 0, WriteAll.write(bytes, to: descriptor, at: 0) == nil { return descriptor }
         if descriptor >= 0 { close(descriptor) }  // a full disk: the heap
-        memoryFiles.subtract(1, ordering: .relaxed)
+        answerFiles.subtract(1, ordering: .relaxed)
         return -1
     }
 
     /// Keeps later large bodies in unnamed files in `directory` (the cache's, on disk) instead of
-    /// memory files; set once, at start. False when the directory cannot be opened (memory files then).
+    /// memfds; set once, at start. False when the directory cannot be opened (memfds then).
     public static func keepLargeBodies(in directory: String) -> Bool {
-        larder_memory_file_directory(directory) == 0
+        larder_answer_file_directory(directory) == 0
     }
 
     public convenience init(_ string: String) {
@@ -94,9 +94,9 @@ public final class SharedBytes: @unchecked Sendable {
         } else {
             base.deallocate()
         }
-        if memoryFile >= 0 {
-            close(memoryFile)
-            Self.memoryFiles.subtract(1, ordering: .relaxed)
+        if answerFile >= 0 {
+            close(answerFile)
+            Self.answerFiles.subtract(1, ordering: .relaxed)
         }
     }
 

@@ -80,11 +80,11 @@ enum MHDResponses {
     }
 
     /// A response over shared bytes, holding a retain on them until libmicrohttpd frees it; large
-    /// bodies in a memory file go by sendfile from a descriptor of the response's own instead.
+    /// bodies in an answer file go by sendfile from a descriptor of the response's own instead.
     private static func makeShared(_ bytes: SharedBytes, offset: Int, length: Int) -> OpaquePointer? {
-        if bytes.sendsFromMemoryFile(length: length) {
+        if bytes.sendsFromAnswerFile(length: length) {
             // libmicrohttpd closes the descriptor it is given with the response.
-            let descriptor = dup(bytes.memoryFile)
+            let descriptor = dup(bytes.answerFile)
             if descriptor >= 0 {
                 if let response = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset)) {
                     return response

@@ -11,11 +11,11 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 
-#include "larder_memory_file.h"
+#include "larder_answer_file.h"
 
 static atomic_int directory = -1;
 
-int larder_memory_file_directory(const char *path) {
+int larder_answer_file_directory(const char *path) {
     int opened = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (opened < 0) return errno;
     // Never closed: a file being made now may be using the one before (set once, at start).
@@ -23,7 +23,7 @@ int larder_memory_file_directory(const char *path) {
     return 0;
 }
 
-int larder_memory_file(const char *name) {
+int larder_answer_file(const char *name) {
     int in = atomic_load(&directory);
     if (in >= 0) {
         // No access times: every sendfile() of an answer would otherwise check whether to write one (1 %
