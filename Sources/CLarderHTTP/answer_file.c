@@ -28,8 +28,9 @@ int larder_answer_file(const char *name) {
     if (in >= 0) {
         // No access times: every sendfile() of an answer would otherwise check whether to write one (1 %
         // of a one-year CSV's CPU). Allowed for the file's owner, which the process is; EPERM elsewhere.
-        int file = openat(in, ".", O_TMPFILE | O_RDWR | O_CLOEXEC | O_NOATIME, 0600);
-        if (file < 0 && errno == EPERM) file = openat(in, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        const int flags = O_TMPFILE | O_RDWR | O_CLOEXEC;
+        int file = openat(in, ".", flags | O_NOATIME, 0600);
+        if (file < 0 && errno == EPERM) file = openat(in, ".", flags, 0600);
         if (file >= 0) return file;
     }
     return memfd_create(name, MFD_CLOEXEC);

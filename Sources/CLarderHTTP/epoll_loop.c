@@ -1,6 +1,6 @@
 // The loop waits in libmicrohttpd's own epoll_wait (MHD_run_wait with a timeout): one system call per
-// turn, where a wait of our own on the daemon's epoll fd before MHD_run_wait(d, 0) made two, which at
-// 64 busy connections was 6 % of an answer's CPU (docs/performance.md). It relies on
+// turn, where a wait of our own on the daemon's epoll fd before MHD_run_wait(d, 0) made two: 2-3 % of
+// a small answer's CPU at 64 busy connections (docs/performance.md). It relies on
 // tools/deps/libmicrohttpd-epoll-timeout.patch: unpatched, MHD_epoll() waits again with its full
 // timeout after a batch of exactly 128 events, while those connections sit unserved (bench/epoll-churn.c).
 #define _GNU_SOURCE  // pthread_setname_np

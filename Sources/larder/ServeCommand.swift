@@ -117,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Large prepared bodies go by sendfile from the page cache, cheaper than from memfds (SharedBytes).
         if !SharedBytes.keepLargeBodies(in: configuration.cacheDirectory) {
-            logger.warning("cannot open \(configuration.cacheDirectory) for large answers' files: memfds instead")
+            logger.warning("cannot open \(configuration.cacheDirectory) for large answers' files: memory files instead")
         }
         do {
             try await application.run()
